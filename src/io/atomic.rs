@@ -1,0 +1,35 @@
+//! Writing a file whole: temporary file, then rename.
+
+use super::OutputError;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Writes `path` by calling `write` on a buffered temporary file next to it (`.<name>.tmp`) and
+/// renaming it over `path` once everything is written and flushed. On error the temporary file is
+/// removed and `path` is left as it was.
+pub fn write_atomically<F>(path: &Path, write: F) -> Result<(), OutputError>
+where
+    F: FnOnce(&mut BufWriter<File>) -> Result<(), OutputError>,
+{
+    let io_err = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path.file_name().ok_or_else(|| OutputError::Encode {
+        path: path.to_path_buf(),
+        message: "not a file name".into(),
+    })?;
+    let tmp = path.with_file_name(format!(".{}.tmp", name.to_string_lossy()));
+    let result = (|| {
+        let mut out = BufWriter::new(File::create(&tmp).map_err(io_err)?);
+        write(&mut out)?;
+        out.flush().map_err(io_err)?;
+        drop(out);
+        std::fs::rename(&tmp, path).map_err(io_err)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

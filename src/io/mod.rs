@@ -1,0 +1,35 @@
+//! Files for users: VTK `.vtu` meshes with fields and `.pvd` time series for ParaView. Every file
+//! is written whole: to a temporary file in the same directory, then renamed over the target, so a
+//! reader never sees half a file and a run that stops midway keeps every file it finished.
+
+mod atomic;
+mod pvd;
+mod vtu;
+
+pub use atomic::write_atomically;
+pub use pvd::PvdSeries;
+pub use vtu::{write_mesh_vtu, Field};
+
+use std::path::PathBuf;
+
+/// An output file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The operating system refused.
+    #[error("{path}: {source}", path = path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The data could not be encoded.
+    #[error("{path}: {message}", path = path.display())]
+    Encode {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}

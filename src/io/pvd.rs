@@ -1,0 +1,58 @@
+//! ParaView collection (`.pvd`) files: a time series of `.vtu` files. vtkio has no writer for them;
+//! the format is a few lines of XML.
+
+use super::{write_atomically, OutputError};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A `.pvd` time series, rewritten whole after each new entry so that an interrupted run leaves a
+/// valid series of the steps it finished.
+#[derive(Debug)]
+pub struct PvdSeries {
+    path: PathBuf,
+    entries: Vec<(f64, String)>,
+}
+
+impl PvdSeries {
+    /// A series to be written at `path` (nothing is written until the first [`push`](Self::push)).
+    pub fn new(path: impl AsRef<Path>) -> Self {
+        PvdSeries {
+            path: path.as_ref().to_path_buf(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// Adds the dataset `file` (a path relative to the `.pvd` file's directory) at `time` and
+    /// rewrites the collection.
+    pub fn push(&mut self, time: f64, file: &str) -> Result<(), OutputError> {
+        self.entries.push((time, file.to_string()));
+        let entries = &self.entries;
+        write_atomically(&self.path, |out| {
+            let io = |source| OutputError::Io {
+                path: self.path.clone(),
+                source,
+            };
+            writeln!(out, "<?xml version=\"1.0\"?>").map_err(io)?;
+            writeln!(out, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">").map_err(io)?;
+            writeln!(out, "  <Collection>").map_err(io)?;
+            for (t, f) in entries {
+                writeln!(out, "    <DataSet timestep=\"{t:e}\" group=\"\" part=\"0\" file=\"{}\"/>", xml_escape(f))
+                    .map_err(io)?;
+            }
+            writeln!(out, "  </Collection>").map_err(io)?;
+            writeln!(out, "</VTKFile>").map_err(io)
+        })
+    }
+
+    /// The entries so far: (time, file).
+    pub fn entries(&self) -> &[(f64, String)] {
+        &self.entries
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}

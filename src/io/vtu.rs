@@ -1,0 +1,122 @@
+//! VTK XML unstructured grids (`.vtu`), written with vtkio: points, cells and any number of point
+//! and cell fields, binary (base64) inline data.
+
+use super::{write_atomically, OutputError};
+use crate::math::Vector;
+use crate::SimplexMesh;
+use std::path::Path;
+use vtkio::model::{
+    Attribute, Attributes, ByteOrder, CellType, Cells, DataArray, DataSet, ElementType, IOBuffer, Piece,
+    UnstructuredGridPiece, Version, VertexNumbers, Vtk,
+};
+
+/// A named field of point or cell values for a `.vtu` file.
+#[derive(Debug, Clone)]
+pub struct Field {
+    name: String,
+    components: u32,
+    data: IOBuffer,
+}
+
+impl Field {
+    /// One `f64` per point or cell.
+    pub fn scalar(name: &str, values: &[f64]) -> Self {
+        Field {
+            name: name.into(),
+            components: 1,
+            data: IOBuffer::F64(values.to_vec()),
+        }
+    }
+    /// One `i32` per point or cell (markers, indices).
+    pub fn integer(name: &str, values: &[i32]) -> Self {
+        Field {
+            name: name.into(),
+            components: 1,
+            data: IOBuffer::I32(values.to_vec()),
+        }
+    }
+    /// One vector per point or cell; 2D vectors get a zero third component, as ParaView expects.
+    pub fn vector<const D: usize>(name: &str, values: &[Vector<D>]) -> Self {
+        let mut data = Vec::with_capacity(3 * values.len());
+        for v in values {
+            data.extend((0..3).map(|i| if i < D { v[i] } else { 0.0 }));
+        }
+        Field {
+            name: name.into(),
+            components: 3,
+            data: IOBuffer::F64(data),
+        }
+    }
+    fn into_attribute(self) -> Attribute {
+        let elem = if self.components == 3 {
+            ElementType::Vectors
+        } else {
+            ElementType::Scalars {
+                num_comp: self.components,
+                lookup_table: None,
+            }
+        };
+        Attribute::DataArray(DataArray {
+            name: self.name,
+            elem,
+            data: self.data,
+        })
+    }
+    fn len(&self) -> usize {
+        self.data.len() / self.components as usize
+    }
+}
+
+/// Writes `mesh` to the `.vtu` file `path` (whole, via a temporary file), with the given point
+/// fields (one value per node) and cell fields (one value per cell). 2D points get z = 0.
+pub fn write_mesh_vtu<const D: usize>(
+    path: &Path,
+    mesh: &SimplexMesh<D>,
+    point_fields: Vec<Field>,
+    cell_fields: Vec<Field>,
+) -> Result<(), OutputError> {
+    let encode_err = |message: String| OutputError::Encode {
+        path: path.to_path_buf(),
+        message,
+    };
+    for (fields, n, what) in [(&point_fields, mesh.num_points(), "node"), (&cell_fields, mesh.num_cells(), "cell")] {
+        if let Some(f) = fields.iter().find(|f| f.len() != n) {
+            return Err(encode_err(format!(
+                "field '{}' has {} values, expected one per {what} ({n})",
+                f.name,
+                f.len()
+            )));
+        }
+    }
+    let mut points = Vec::with_capacity(3 * mesh.num_points());
+    for p in mesh.points() {
+        points.extend((0..3).map(|i| if i < D { p[i] } else { 0.0 }));
+    }
+    let nv = D + 1;
+    let cell_type = if D == 2 { CellType::Triangle } else { CellType::Tetra };
+    let piece = UnstructuredGridPiece {
+        points: IOBuffer::F64(points),
+        cells: Cells {
+            cell_verts: VertexNumbers::XML {
+                connectivity: mesh.cells().iter().map(|&v| v as u64).collect(),
+                offsets: (1..=mesh.num_cells()).map(|c| (c * nv) as u64).collect(),
+            },
+            types: vec![cell_type; mesh.num_cells()],
+        },
+        data: Attributes {
+            point: point_fields.into_iter().map(Field::into_attribute).collect(),
+            cell: cell_fields.into_iter().map(Field::into_attribute).collect(),
+        },
+    };
+    let vtk = Vtk {
+        version: Version::new_xml(1, 0),
+        title: String::new(),
+        byte_order: ByteOrder::LittleEndian,
+        file_path: None,
+        data: DataSet::UnstructuredGrid {
+            meta: None,
+            pieces: vec![Piece::Inline(Box::new(piece))],
+        },
+    };
+    write_atomically(path, |out| vtk.write_xml(out).map_err(|e| encode_err(e.to_string())))
+}

@@ -1,0 +1,212 @@
+//! The dimension-dependent kernels, written once for `D` = 2 and 3: everything else in the crate
+//! uses these and never branches on the dimension itself.
+
+use nalgebra::{SMatrix, SVector};
+
+/// A point of the `D`-dimensional space.
+pub type Point<const D: usize> = SVector<f64, D>;
+/// A vector of the `D`-dimensional space.
+pub type Vector<const D: usize> = SVector<f64, D>;
+
+/// Fails to compile for a dimension other than 2 or 3 (evaluated at monomorphisation).
+pub(crate) const fn assert_dim<const D: usize>() {
+    assert!(D == 2 || D == 3, "tumble works in 2 or 3 dimensions");
+}
+
+/// `D!`, the ratio between the determinant of the edge matrix and the simplex measure.
+pub const fn factorial(d: usize) -> f64 {
+    match d {
+        0 | 1 => 1.0,
+        2 => 2.0,
+        _ => 6.0,
+    }
+}
+
+/// The edge matrix `[p1 − p0, …, pD − p0]` of a simplex given by its `D + 1` vertices.
+#[inline]
+pub fn edge_matrix<const D: usize>(p: &[Point<D>]) -> SMatrix<f64, D, D> {
+    SMatrix::<f64, D, D>::from_fn(|r, c| p[c + 1][r] - p[0][r])
+}
+
+/// Signed measure (area in 2D, volume in 3D) of the simplex `p[0..=D]`:
+/// `det[p1 − p0, …, pD − p0] / D!`, positive for a counter-clockwise triangle or a
+/// right-handed tetrahedron.
+#[inline]
+pub fn signed_measure<const D: usize>(p: &[Point<D>]) -> f64 {
+    assert_dim::<D>();
+    determinant(&edge_matrix(p)) / factorial(D)
+}
+
+/// Determinant of a 2×2 or 3×3 matrix (explicit formula; nalgebra's needs `DimMin`, which a const
+/// generic dimension does not provide).
+#[inline]
+pub fn determinant<const D: usize>(m: &SMatrix<f64, D, D>) -> f64 {
+    assert_dim::<D>();
+    if D == 2 {
+        m[(0, 0)] * m[(1, 1)] - m[(0, 1)] * m[(1, 0)]
+    } else {
+        m[(0, 0)] * (m[(1, 1)] * m[(2, 2)] - m[(1, 2)] * m[(2, 1)])
+            - m[(0, 1)] * (m[(1, 0)] * m[(2, 2)] - m[(1, 2)] * m[(2, 0)])
+            + m[(0, 2)] * (m[(1, 0)] * m[(2, 1)] - m[(1, 1)] * m[(2, 0)])
+    }
+}
+
+/// Area-weighted normal of the facet `p[0..D]` (a segment in 2D, a triangle in 3D): its length is
+/// the facet's measure and its direction follows the vertex order: `(t_y, −t_x)` for the segment
+/// `t = p1 − p0` (to the right of the direction of travel, so outward for a counter-clockwise
+/// boundary) and `(p1 − p0) × (p2 − p0) / 2` for a triangle.
+#[inline]
+pub fn facet_area_normal<const D: usize>(p: &[Point<D>]) -> Vector<D> {
+    assert_dim::<D>();
+    let a = p[1] - p[0];
+    if D == 2 {
+        Vector::<D>::from_fn(|i, _| if i == 0 { a[1] } else { -a[0] })
+    } else {
+        let b = p[2] - p[0];
+        Vector::<D>::from_fn(|i, _| {
+            let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+            0.5 * (a[j] * b[k] - a[k] * b[j])
+        })
+    }
+}
+
+/// Shape quality in `[0, 1]`: `c_D · |V|^(2/D) / Σ ℓ²` over the edges, normalised so that the
+/// equilateral triangle and the regular tetrahedron score 1 (`c_2 = 4√3`, `c_3 = 12·3^(2/3)`),
+/// and a degenerate simplex 0. It is the mean-ratio measure of Liu and Joe, cheap and smooth.
+pub fn quality<const D: usize>(p: &[Point<D>]) -> f64 {
+    let volume = signed_measure(p).abs();
+    let mut sum_sq = 0.0;
+    for i in 0..=D {
+        for j in i + 1..=D {
+            sum_sq += (p[i] - p[j]).norm_squared();
+        }
+    }
+    if sum_sq == 0.0 {
+        return 0.0;
+    }
+    let c = if D == 2 {
+        4.0 * 3f64.sqrt()
+    } else {
+        12.0 * 3f64.powf(2.0 / 3.0)
+    };
+    c * volume.powf(2.0 / D as f64) / sum_sq
+}
+
+/// Euclidean distance from `x` to the segment (2D facet) or triangle (3D facet) `p[0..D]`.
+pub fn distance_to_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> f64 {
+    (x - closest_point_on_facet(x, p)).norm()
+}
+
+/// The point of the segment or triangle `p[0..D]` closest to `x` (Ericson, *Real-Time Collision
+/// Detection*, §5.1.2 and §5.1.5, by Voronoi regions of the vertices, edges and face).
+pub fn closest_point_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> Point<D> {
+    assert_dim::<D>();
+    if D == 2 {
+        return closest_point_on_segment(x, &p[0], &p[1]);
+    }
+    let (a, b, c) = (p[0], p[1], p[2]);
+    let (ab, ac, ap) = (b - a, c - a, x - a);
+    let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = x - b;
+    let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = x - c;
+    let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
+}
+
+/// The point of the segment `[a, b]` closest to `x`.
+pub fn closest_point_on_segment<const D: usize>(x: &Point<D>, a: &Point<D>, b: &Point<D>) -> Point<D> {
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    if len2 == 0.0 {
+        return *a;
+    }
+    let t = ((x - a).dot(&ab) / len2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn measures_and_normals() {
+        let tri = [Point::<2>::new(0.0, 0.0), Point::new(2.0, 0.0), Point::new(0.0, 1.0)];
+        assert_relative_eq!(signed_measure(&tri), 1.0);
+        let tet = [
+            Point::<3>::new(0.0, 0.0, 0.0),
+            Point::new(1.0, 0.0, 0.0),
+            Point::new(0.0, 1.0, 0.0),
+            Point::new(0.0, 0.0, 3.0),
+        ];
+        assert_relative_eq!(signed_measure(&tet), 0.5);
+        let n = facet_area_normal(&[Point::<2>::new(0.0, 0.0), Point::new(3.0, 0.0)]);
+        assert_relative_eq!(n, Vector::<2>::new(0.0, -3.0));
+        let n = facet_area_normal(&tet[..3]);
+        assert_relative_eq!(n, Vector::<3>::new(0.0, 0.0, 0.5));
+    }
+
+    #[test]
+    fn quality_of_regular_simplices_is_one() {
+        let s = 3f64.sqrt();
+        let tri = [Point::<2>::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.5, s / 2.0)];
+        assert_relative_eq!(quality(&tri), 1.0, epsilon = 1e-12);
+        let tet = [
+            Point::<3>::new(1.0, 1.0, 1.0),
+            Point::new(1.0, -1.0, -1.0),
+            Point::new(-1.0, 1.0, -1.0),
+            Point::new(-1.0, -1.0, 1.0),
+        ];
+        assert_relative_eq!(quality(&tet), 1.0, epsilon = 1e-12);
+        let flat = [Point::<2>::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(2.0, 0.0)];
+        assert_eq!(quality(&flat), 0.0);
+    }
+
+    #[test]
+    fn closest_point_on_triangle_matches_brute_force() {
+        let tri = [Point::<3>::new(0.1, 0.0, 0.2), Point::new(1.0, 0.3, 0.0), Point::new(0.2, 1.1, 0.5)];
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        for _ in 0..200 {
+            let x = Point::<3>::new(rnd(), rnd(), rnd());
+            let exact = distance_to_facet(&x, &tri);
+            // Brute force over a fine barycentric sampling of the triangle.
+            let n = 200;
+            let mut best = f64::INFINITY;
+            for i in 0..=n {
+                for j in 0..=n - i {
+                    let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+                    let q = tri[0] + (tri[1] - tri[0]) * u + (tri[2] - tri[0]) * v;
+                    best = best.min((x - q).norm());
+                }
+            }
+            assert!(exact <= best + 1e-12 && best - exact < 1e-2, "{exact} vs {best}");
+        }
+    }
+}
