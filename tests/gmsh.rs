@@ -1,0 +1,216 @@
+//! The Gmsh reader on the committed meshes (three formats each), on bad input, and on corrupted
+//! files (which must give errors, never panics).
+
+use proptest::prelude::*;
+use std::path::Path;
+use tumble::mesh::gmsh::{self, AnyMesh};
+use tumble::SimplexMesh;
+
+const FORMATS: [&str; 3] = ["msh", "bin.msh", "v22.msh"];
+
+fn read2(path: &str) -> SimplexMesh<2> {
+    gmsh::read_dim::<2>(path).unwrap_or_else(|e| panic!("{e}"))
+}
+fn read3(path: &str) -> SimplexMesh<3> {
+    gmsh::read_dim::<3>(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The same nodes up to the 16 significant digits of Gmsh's ASCII output.
+fn same_points<const D: usize>(a: &SimplexMesh<D>, b: &SimplexMesh<D>) {
+    assert_eq!(a.num_points(), b.num_points());
+    for (p, q) in a.points().iter().zip(b.points()) {
+        assert!((p - q).norm() <= 1e-14 * (1.0 + q.norm()), "{p} vs {q}");
+    }
+}
+
+/// Measure enclosed by the facets of `name`, by the divergence theorem, `|Σ x_f · n_f| / D`
+/// (Gmsh orients a closed surface consistently, in or out).
+fn enclosed_measure<const D: usize>(mesh: &SimplexMesh<D>, name: &str) -> f64 {
+    let marker = mesh.facet_marker(name).unwrap();
+    let sum: f64 = mesh
+        .facets_marked(marker)
+        .map(|f| mesh.points()[mesh.facets()[f as usize][0] as usize].dot(&mesh.facet_area_normal(f)))
+        .sum();
+    sum.abs() / D as f64
+}
+
+/// Every node of the facets marked `name` lies at distance `radius` from the origin (to Gmsh's
+/// printed precision), and the cells measure `exact` within the facet sag.
+fn check_markers<const D: usize>(mesh: &SimplexMesh<D>, radii: &[(&str, f64)]) {
+    for &(name, radius) in radii {
+        let m = mesh.facet_marker(name).unwrap();
+        let mut count = 0;
+        for f in mesh.facets_marked(m) {
+            for &v in &mesh.facets()[f as usize] {
+                let r = mesh.points()[v as usize].norm();
+                assert!((r - radius).abs() < 1e-9, "{name}: node {v} at radius {r}");
+            }
+            count += 1;
+        }
+        assert!(count > 0, "{name} has no facets");
+    }
+}
+
+#[test]
+fn disk_in_three_formats() {
+    let meshes: Vec<SimplexMesh<2>> = FORMATS.iter().map(|f| read2(&format!("meshes/disk_r3.{f}"))).collect();
+    let first = &meshes[0];
+    // Counted with awk on the v2.2 file; the specification's Gmsh mesh at h = 0.4 had 472.
+    assert_eq!(first.num_cells(), 466);
+    assert_eq!(first.num_points(), 258);
+    let names: Vec<&str> = first.facet_names().values().map(String::as_str).collect();
+    assert_eq!(names, ["r1", "r2", "outer"]);
+    let cell_names: Vec<&str> = first.cell_names().values().map(String::as_str).collect();
+    assert_eq!(cell_names, ["inner", "rings"]);
+    check_markers(first, &[("r1", 1.0), ("r2", 2.0), ("outer", 3.0)]);
+    let area: f64 = first.cell_measures().iter().sum();
+    assert!((area - enclosed_measure(first, "outer")).abs() < 1e-12 * area);
+    assert!(area < 9.0 * std::f64::consts::PI && area > 9.0 * std::f64::consts::PI * 0.98, "{area}");
+    // The outer circle is the whole boundary.
+    assert_eq!(first.boundary().len(), first.facets_marked(13).count());
+    for other in &meshes[1..] {
+        same_points(other, first);
+        assert_eq!(other.cells(), first.cells());
+        assert_eq!(other.cell_markers(), first.cell_markers());
+        assert_eq!(other.facets(), first.facets());
+        assert_eq!(other.facet_markers(), first.facet_markers());
+        assert_eq!(other.facet_names(), first.facet_names());
+    }
+}
+
+#[test]
+fn ball_in_three_formats() {
+    let meshes: Vec<SimplexMesh<3>> = FORMATS.iter().map(|f| read3(&format!("meshes/ball_r3.{f}"))).collect();
+    let first = &meshes[0];
+    // Counted with awk on the v2.2 file; the specification's Gmsh mesh at h = 0.8 had 1 489.
+    assert_eq!(first.num_cells(), 1416);
+    check_markers(first, &[("r1", 1.0), ("r2", 2.0), ("outer", 3.0)]);
+    let inner = first.cell_marker("inner").unwrap();
+    let inner_volume: f64 = first
+        .cell_markers()
+        .iter()
+        .zip(first.cell_measures())
+        .filter(|(&m, _)| m == inner)
+        .map(|(_, v)| v)
+        .sum();
+    // The cells fill exactly the polyhedron bounded by the facets of r1.
+    let enclosed = enclosed_measure(first, "r1");
+    assert!((inner_volume - enclosed).abs() < 1e-12 * enclosed, "{inner_volume} vs {enclosed}");
+    assert!(inner_volume < 4.0 / 3.0 * std::f64::consts::PI);
+    for other in &meshes[1..] {
+        same_points(other, first);
+        assert_eq!(other.cells(), first.cells());
+        assert_eq!(other.facets(), first.facets());
+        assert_eq!(other.facet_markers(), first.facet_markers());
+    }
+    assert!(matches!(gmsh::read("meshes/ball_r3.msh").unwrap(), AnyMesh::D3(_)));
+    let err = gmsh::read_dim::<2>("meshes/ball_r3.msh").unwrap_err().to_string();
+    assert!(err.contains("expected a 2D mesh, the file holds a 3D mesh"), "{err}");
+}
+
+/// The error for `text` read as `bad.msh`.
+fn error_of(text: &str) -> String {
+    match gmsh::parse_bytes(text.as_bytes(), Path::new("bad.msh")) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const GOOD_V2: &str = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"wall\"\n2 2 \"fluid\"\n$EndPhysicalNames\n\
+$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n$Elements\n4\n1 1 2 1 1 1 2\n2 1 2 1 1 2 3\n\
+3 2 2 2 1 1 2 3\n4 2 2 2 1 1 3 4\n$EndElements\n";
+
+#[test]
+fn small_valid_file_reads() {
+    let AnyMesh::D2(mesh) = gmsh::parse_bytes(GOOD_V2.as_bytes(), Path::new("good.msh")).unwrap() else {
+        panic!("expected 2D")
+    };
+    assert_eq!((mesh.num_points(), mesh.num_cells(), mesh.facets().len()), (4, 2, 2));
+    assert_eq!(mesh.facet_marker("wall").unwrap(), 1);
+    assert_eq!(mesh.cell_marker("fluid").unwrap(), 2);
+    let err = mesh.facet_marker("inlet").unwrap_err().to_string();
+    assert!(err.contains("no marker named 'inlet'") && err.contains("wall"), "{err}");
+}
+
+#[test]
+fn bad_input_names_the_file_the_line_and_what_was_expected() {
+    let cases: Vec<(String, &str)> = vec![
+        (GOOD_V2[..GOOD_V2.len() - 40].to_string(), "bad.msh, line 20: 2 element tags cannot fit in the 0 bytes left"),
+        (GOOD_V2.replace("2.2 0 8", "3.0 0 8"), "line 2: format version 3.0 is not supported"),
+        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 3 9"), "line 21: element 4 refers to node 9"),
+        (GOOD_V2.replace("2 2 \"fluid\"", "2 7 \"fluid\""), "line 7: physical group 'fluid' (dimension 2, tag 7) has no elements"),
+        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 4 3"), "cell 1 (element 4, line 21): measure"),
+        ("hello world\n".to_string(), "line 1: expected a section header"),
+        ("$Nodes\n1\n1 0 0 0\n$EndNodes\n".to_string(), "line 1: expected $MeshFormat first"),
+        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 3 2 2 1 1 3 4 2"), "line 21: element type 3 (4-node quadrangle) is not supported"),
+        (GOOD_V2.replace("3 1 1 0", "3 1 x 0"), "line 13: expected a node coordinate, found 'x'"),
+        (GOOD_V2.replace("2 1 2 1 1 2 3", "2 1 2 1 1 2 4"), "facet 1 (marker wall) (element 2, line 19): nodes [1, 3] are not the nodes of a face"),
+        (GOOD_V2.replace("$Elements\n4", "$Elements\n99999999"), "99999999 elements cannot fit"),
+        (GOOD_V2.replace("$EndNodes", "$EndNode"), "line 15: expected $EndNodes, found '$EndNode'"),
+        (String::new(), "the file is empty"),
+    ];
+    for (text, expected) in cases {
+        let err = error_of(&text);
+        assert!(err.contains(expected), "expected '{expected}' in:\n{err}");
+        assert!(err.starts_with("bad.msh"), "{err}");
+    }
+    // A missing file.
+    let err = gmsh::read("meshes/does_not_exist.msh").unwrap_err().to_string();
+    assert!(err.starts_with("meshes/does_not_exist.msh: "), "{err}");
+}
+
+#[test]
+fn binary_errors_give_byte_offsets() {
+    let data = std::fs::read("meshes/disk_r3.bin.msh").unwrap();
+    let cut = data.len() - 500;
+    let err = gmsh::parse_bytes(&data[..cut], Path::new("cut.msh")).unwrap_err().to_string();
+    assert!(err.starts_with("cut.msh, byte "), "{err}");
+}
+
+fn committed_files() -> Vec<Vec<u8>> {
+    ["disk_r3", "ball_r3"]
+        .iter()
+        .flat_map(|g| FORMATS.iter().map(move |f| std::fs::read(format!("meshes/{g}.{f}")).unwrap()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Truncated files are errors.
+    #[test]
+    fn truncated_files_are_errors(file in 0usize..6, fraction in 0.0f64..1.0) {
+        let data = &committed_files()[file];
+        // Keep less than the whole: the final $EndElements (or more) is always lost.
+        let end = data.windows(12).rposition(|w| w == b"$EndElements").unwrap();
+        let cut = (fraction * end as f64) as usize;
+        prop_assert!(gmsh::parse_bytes(&data[..cut], Path::new("t.msh")).is_err());
+    }
+
+    /// A byte that is not text, anywhere in an ASCII file, is an error.
+    #[test]
+    fn non_text_bytes_in_ascii_files_are_errors(file in prop::sample::select(vec![0usize, 2, 3, 5]), at in 0.0f64..1.0) {
+        let mut data = committed_files()[file].clone();
+        let i = ((at * data.len() as f64) as usize).min(data.len() - 1);
+        data[i] = 0xFF;
+        prop_assert!(gmsh::parse_bytes(&data, Path::new("t.msh")).is_err());
+    }
+
+    /// Random bytes written anywhere never make the reader panic; if the file still reads, the
+    /// mesh it gives is valid (construction validated it).
+    #[test]
+    fn flipped_bytes_never_panic(file in 0usize..6, flips in prop::collection::vec((0.0f64..1.0, any::<u8>()), 1..8)) {
+        let mut data = committed_files()[file].clone();
+        for (at, byte) in flips {
+            let i = ((at * data.len() as f64) as usize).min(data.len() - 1);
+            data[i] = byte;
+        }
+        if let Ok(mesh) = gmsh::parse_bytes(&data, Path::new("t.msh")) {
+            let measures_ok = match mesh {
+                AnyMesh::D2(m) => m.cell_measures().iter().all(|&v| v > 0.0),
+                AnyMesh::D3(m) => m.cell_measures().iter().all(|&v| v > 0.0),
+            };
+            prop_assert!(measures_ok);
+        }
+    }
+}
