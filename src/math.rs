@@ -92,6 +92,40 @@ pub fn quality<const D: usize>(p: &[Point<D>]) -> f64 {
     c * volume.powf(2.0 / D as f64) / sum_sq
 }
 
+/// Barycentric coordinates of `x` in the simplex `p[0..=D]` (the first `D + 1` entries; the rest
+/// zero): `λ_{1..D} = M⁻¹ (x − p0)` with `M = [p1 − p0, …, pD − p0]` inverted by cofactors (in 3D
+/// the rows of `M⁻¹` are `e2 × e3`, `e3 × e1`, `e1 × e2` over `det M`), and `λ_0 = 1 − Σ λ_i`.
+/// A degenerate simplex gives non-finite coordinates.
+#[inline]
+pub fn barycentric<const D: usize>(p: &[Point<D>], x: &Point<D>) -> [f64; 4] {
+    assert_dim::<D>();
+    let mut out = [0.0; 4];
+    let r = x - p[0];
+    if D == 2 {
+        let (e1, e2) = (p[1] - p[0], p[2] - p[0]);
+        let inv_det = 1.0 / (e1[0] * e2[1] - e1[1] * e2[0]);
+        out[1] = (e2[1] * r[0] - e2[0] * r[1]) * inv_det;
+        out[2] = (e1[0] * r[1] - e1[1] * r[0]) * inv_det;
+    } else {
+        let (e1, e2, e3) = (p[1] - p[0], p[2] - p[0], p[3] - p[0]);
+        let cross = |a: &Vector<D>, b: &Vector<D>| {
+            [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ]
+        };
+        let dot = |a: [f64; 3], b: &Vector<D>| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let c23 = cross(&e2, &e3);
+        let inv_det = 1.0 / dot(c23, &e1);
+        out[1] = dot(c23, &r) * inv_det;
+        out[2] = dot(cross(&e3, &e1), &r) * inv_det;
+        out[3] = dot(cross(&e1, &e2), &r) * inv_det;
+    }
+    out[0] = 1.0 - out[1] - out[2] - out[3];
+    out
+}
+
 /// Euclidean distance from `x` to the segment (2D facet) or triangle (3D facet) `p[0..D]`.
 pub fn distance_to_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> f64 {
     (x - closest_point_on_facet(x, p)).norm()
@@ -152,18 +186,25 @@ mod tests {
     use super::*;
     use approx::assert_relative_eq;
 
+    fn p2(x: f64, y: f64) -> Point<2> {
+        Point::<2>::new(x, y)
+    }
+    fn p3(x: f64, y: f64, z: f64) -> Point<3> {
+        Point::<3>::new(x, y, z)
+    }
+
     #[test]
     fn measures_and_normals() {
-        let tri = [Point::<2>::new(0.0, 0.0), Point::new(2.0, 0.0), Point::new(0.0, 1.0)];
+        let tri = [p2(0.0, 0.0), p2(2.0, 0.0), p2(0.0, 1.0)];
         assert_relative_eq!(signed_measure(&tri), 1.0);
         let tet = [
-            Point::<3>::new(0.0, 0.0, 0.0),
-            Point::new(1.0, 0.0, 0.0),
-            Point::new(0.0, 1.0, 0.0),
-            Point::new(0.0, 0.0, 3.0),
+            p3(0.0, 0.0, 0.0),
+            p3(1.0, 0.0, 0.0),
+            p3(0.0, 1.0, 0.0),
+            p3(0.0, 0.0, 3.0),
         ];
         assert_relative_eq!(signed_measure(&tet), 0.5);
-        let n = facet_area_normal(&[Point::<2>::new(0.0, 0.0), Point::new(3.0, 0.0)]);
+        let n = facet_area_normal(&[p2(0.0, 0.0), p2(3.0, 0.0)]);
         assert_relative_eq!(n, Vector::<2>::new(0.0, -3.0));
         let n = facet_area_normal(&tet[..3]);
         assert_relative_eq!(n, Vector::<3>::new(0.0, 0.0, 0.5));
@@ -172,29 +213,29 @@ mod tests {
     #[test]
     fn quality_of_regular_simplices_is_one() {
         let s = 3f64.sqrt();
-        let tri = [Point::<2>::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(0.5, s / 2.0)];
+        let tri = [p2(0.0, 0.0), p2(1.0, 0.0), p2(0.5, s / 2.0)];
         assert_relative_eq!(quality(&tri), 1.0, epsilon = 1e-12);
         let tet = [
-            Point::<3>::new(1.0, 1.0, 1.0),
-            Point::new(1.0, -1.0, -1.0),
-            Point::new(-1.0, 1.0, -1.0),
-            Point::new(-1.0, -1.0, 1.0),
+            p3(1.0, 1.0, 1.0),
+            p3(1.0, -1.0, -1.0),
+            p3(-1.0, 1.0, -1.0),
+            p3(-1.0, -1.0, 1.0),
         ];
         assert_relative_eq!(quality(&tet), 1.0, epsilon = 1e-12);
-        let flat = [Point::<2>::new(0.0, 0.0), Point::new(1.0, 0.0), Point::new(2.0, 0.0)];
+        let flat = [p2(0.0, 0.0), p2(1.0, 0.0), p2(2.0, 0.0)];
         assert_eq!(quality(&flat), 0.0);
     }
 
     #[test]
     fn closest_point_on_triangle_matches_brute_force() {
-        let tri = [Point::<3>::new(0.1, 0.0, 0.2), Point::new(1.0, 0.3, 0.0), Point::new(0.2, 1.1, 0.5)];
+        let tri = [p3(0.1, 0.0, 0.2), p3(1.0, 0.3, 0.0), p3(0.2, 1.1, 0.5)];
         let mut seed = 12345u64;
         let mut rnd = || {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
         };
         for _ in 0..200 {
-            let x = Point::<3>::new(rnd(), rnd(), rnd());
+            let x = p3(rnd(), rnd(), rnd());
             let exact = distance_to_facet(&x, &tri);
             // Brute force over a fine barycentric sampling of the triangle.
             let n = 200;

@@ -24,7 +24,10 @@ fn sphere_facets<const D: usize>(mesh: &SimplexMesh<D>, name: &str, centre: Poin
         area += n.norm();
         count += 1;
         let p0 = mesh.points()[mesh.facets()[f as usize][0] as usize];
-        assert!(n.dot(&(p0 - centre)) > 0.0, "facet {f} of {name} is not oriented outward");
+        assert!(
+            n.dot(&(p0 - centre)) > 0.0,
+            "facet {f} of {name} is not oriented outward"
+        );
         for &v in &mesh.facets()[f as usize] {
             off = off.max(((mesh.points()[v as usize] - centre).norm() - r).abs());
         }
@@ -40,7 +43,10 @@ fn rectangle_and_box_measure_and_markers() {
     // Right isosceles triangles: no obtuse angle, quality 4√3·(1/2)/(1 + 1 + 2) = √3/2.
     assert!((min_quality(&rect) - 3f64.sqrt() / 2.0).abs() < 1e-12);
     let bottom = rect.facet_marker("ymin").unwrap();
-    let len: f64 = rect.facets_marked(bottom).map(|f| rect.facet_area_normal(f).norm()).sum();
+    let len: f64 = rect
+        .facets_marked(bottom)
+        .map(|f| rect.facet_area_normal(f).norm())
+        .sum();
     assert!((len - 2.0).abs() < 1e-12);
     assert_eq!(rect.boundary().len(), rect.facets().len());
     assert_eq!(rect.facets().len(), 2 * (8 + 24));
@@ -105,7 +111,11 @@ fn check_conforming<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]
             .filter(|(&m, _)| m as usize <= k + 1)
             .map(|(_, v)| v)
             .sum();
-        let hole_measure = if hole { enclosed_measure(mesh, &spheres[0].name) } else { 0.0 };
+        let hole_measure = if hole {
+            enclosed_measure(mesh, &spheres[0].name)
+        } else {
+            0.0
+        };
         if !(hole && k == 0) {
             assert!(
                 (cells + hole_measure - enclosed).abs() < 1e-10 * enclosed,
@@ -116,7 +126,11 @@ fn check_conforming<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]
         let l = longest_facet_edge(mesh, &s.name);
         let sag = l * l / s.radius;
         let exact = ball_measure(s.radius);
-        assert!(enclosed < exact && exact - enclosed < sphere_measure(s.radius) * sag, "{}: {enclosed} vs {exact}", s.name);
+        assert!(
+            enclosed < exact && exact - enclosed < sphere_measure(s.radius) * sag,
+            "{}: {enclosed} vs {exact}",
+            s.name
+        );
         assert!(area < sphere_measure(s.radius) && area > sphere_measure(s.radius) * (1.0 - 2.0 * sag / s.radius));
     }
 }
@@ -124,7 +138,11 @@ fn check_conforming<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]
 #[test]
 fn disk_conforms_to_circles() {
     let o = Point::<2>::zeros();
-    let circles = [Sphere::new(o, 1.0, "r1"), Sphere::new(o, 2.0, "r2"), Sphere::new(o, 3.0, "outer")];
+    let circles = [
+        Sphere::new(o, 1.0, "r1"),
+        Sphere::new(o, 2.0, "r2"),
+        Sphere::new(o, 3.0, "outer"),
+    ];
     // The specification's Gmsh meshes (its section 1.2).
     let gmsh_counts = [472.0, 1828.0, 6890.0, 26712.0, 105940.0];
     for (h, gmsh) in [0.4, 0.2, 0.1, 0.05, 0.025].into_iter().zip(gmsh_counts) {
@@ -151,7 +169,11 @@ fn annulus_has_a_hole() {
 #[test]
 fn ball_conforms_to_spheres() {
     let o = Point::<3>::zeros();
-    let spheres = [Sphere::new(o, 1.0, "r1"), Sphere::new(o, 2.0, "r2"), Sphere::new(o, 3.0, "outer")];
+    let spheres = [
+        Sphere::new(o, 1.0, "r1"),
+        Sphere::new(o, 2.0, "r2"),
+        Sphere::new(o, 3.0, "outer"),
+    ];
     // The specification's Gmsh meshes (its section 1.3); the coarsest is left out of the count
     // check (one lattice step of 0.9 against radii of 1: counts there depend on the rounding).
     for (h, gmsh) in [(0.8, None), (0.4, Some(8967.0)), (0.2, Some(69966.0))] {

@@ -65,7 +65,10 @@ fn disk_in_three_formats() {
     check_markers(first, &[("r1", 1.0), ("r2", 2.0), ("outer", 3.0)]);
     let area: f64 = first.cell_measures().iter().sum();
     assert!((area - enclosed_measure(first, "outer")).abs() < 1e-12 * area);
-    assert!(area < 9.0 * std::f64::consts::PI && area > 9.0 * std::f64::consts::PI * 0.98, "{area}");
+    assert!(
+        area < 9.0 * std::f64::consts::PI && area > 9.0 * std::f64::consts::PI * 0.98,
+        "{area}"
+    );
     // The outer circle is the whole boundary.
     assert_eq!(first.boundary().len(), first.facets_marked(13).count());
     for other in &meshes[1..] {
@@ -95,7 +98,10 @@ fn ball_in_three_formats() {
         .sum();
     // The cells fill exactly the polyhedron bounded by the facets of r1.
     let enclosed = enclosed_measure(first, "r1");
-    assert!((inner_volume - enclosed).abs() < 1e-12 * enclosed, "{inner_volume} vs {enclosed}");
+    assert!(
+        (inner_volume - enclosed).abs() < 1e-12 * enclosed,
+        "{inner_volume} vs {enclosed}"
+    );
     assert!(inner_volume < 4.0 / 3.0 * std::f64::consts::PI);
     for other in &meshes[1..] {
         same_points(other, first);
@@ -116,7 +122,8 @@ fn error_of(text: &str) -> String {
     }
 }
 
-const GOOD_V2: &str = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"wall\"\n2 2 \"fluid\"\n$EndPhysicalNames\n\
+const GOOD_V2: &str =
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"wall\"\n2 2 \"fluid\"\n$EndPhysicalNames\n\
 $Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n$Elements\n4\n1 1 2 1 1 1 2\n2 1 2 1 1 2 3\n\
 3 2 2 2 1 1 2 3\n4 2 2 2 1 1 3 4\n$EndElements\n";
 
@@ -135,18 +142,51 @@ fn small_valid_file_reads() {
 #[test]
 fn bad_input_names_the_file_the_line_and_what_was_expected() {
     let cases: Vec<(String, &str)> = vec![
-        (GOOD_V2[..GOOD_V2.len() - 40].to_string(), "bad.msh, line 20: 2 element tags cannot fit in the 0 bytes left"),
-        (GOOD_V2.replace("2.2 0 8", "3.0 0 8"), "line 2: format version 3.0 is not supported"),
-        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 3 9"), "line 21: element 4 refers to node 9"),
-        (GOOD_V2.replace("2 2 \"fluid\"", "2 7 \"fluid\""), "line 7: physical group 'fluid' (dimension 2, tag 7) has no elements"),
-        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 4 3"), "cell 1 (element 4, line 21): measure"),
+        (
+            GOOD_V2[..GOOD_V2.len() - 40].to_string(),
+            "bad.msh, line 20: 2 element tags cannot fit in the 0 bytes left",
+        ),
+        (
+            GOOD_V2.replace("2.2 0 8", "3.0 0 8"),
+            "line 2: format version 3.0 is not supported",
+        ),
+        (
+            GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 3 9"),
+            "line 21: element 4 refers to node 9",
+        ),
+        (
+            GOOD_V2.replace("2 2 \"fluid\"", "2 7 \"fluid\""),
+            "line 7: physical group 'fluid' (dimension 2, tag 7) has no elements",
+        ),
+        (
+            GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 4 3"),
+            "cell 1 (element 4, line 21): measure",
+        ),
         ("hello world\n".to_string(), "line 1: expected a section header"),
-        ("$Nodes\n1\n1 0 0 0\n$EndNodes\n".to_string(), "line 1: expected $MeshFormat first"),
-        (GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 3 2 2 1 1 3 4 2"), "line 21: element type 3 (4-node quadrangle) is not supported"),
-        (GOOD_V2.replace("3 1 1 0", "3 1 x 0"), "line 13: expected a node coordinate, found 'x'"),
-        (GOOD_V2.replace("2 1 2 1 1 2 3", "2 1 2 1 1 2 4"), "facet 1 (marker wall) (element 2, line 19): nodes [1, 3] are not the nodes of a face"),
-        (GOOD_V2.replace("$Elements\n4", "$Elements\n99999999"), "99999999 elements cannot fit"),
-        (GOOD_V2.replace("$EndNodes", "$EndNode"), "line 15: expected $EndNodes, found '$EndNode'"),
+        (
+            "$Nodes\n1\n1 0 0 0\n$EndNodes\n".to_string(),
+            "line 1: expected $MeshFormat first",
+        ),
+        (
+            GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 3 2 2 1 1 3 4 2"),
+            "line 21: element type 3 (4-node quadrangle) is not supported",
+        ),
+        (
+            GOOD_V2.replace("3 1 1 0", "3 1 x 0"),
+            "line 13: expected a node coordinate, found 'x'",
+        ),
+        (
+            GOOD_V2.replace("2 1 2 1 1 2 3", "2 1 2 1 1 2 4"),
+            "facet 1 (marker wall) (element 2, line 19): nodes [1, 3] are not the nodes of a face",
+        ),
+        (
+            GOOD_V2.replace("$Elements\n4", "$Elements\n99999999"),
+            "99999999 elements cannot fit",
+        ),
+        (
+            GOOD_V2.replace("$EndNodes", "$EndNode"),
+            "line 15: expected $EndNodes, found '$EndNode'",
+        ),
         (String::new(), "the file is empty"),
     ];
     for (text, expected) in cases {
@@ -163,14 +203,20 @@ fn bad_input_names_the_file_the_line_and_what_was_expected() {
 fn binary_errors_give_byte_offsets() {
     let data = std::fs::read("meshes/disk_r3.bin.msh").unwrap();
     let cut = data.len() - 500;
-    let err = gmsh::parse_bytes(&data[..cut], Path::new("cut.msh")).unwrap_err().to_string();
+    let err = gmsh::parse_bytes(&data[..cut], Path::new("cut.msh"))
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("cut.msh, byte "), "{err}");
 }
 
 fn committed_files() -> Vec<Vec<u8>> {
     ["disk_r3", "ball_r3"]
         .iter()
-        .flat_map(|g| FORMATS.iter().map(move |f| std::fs::read(format!("meshes/{g}.{f}")).unwrap()))
+        .flat_map(|g| {
+            FORMATS
+                .iter()
+                .map(move |f| std::fs::read(format!("meshes/{g}.{f}")).unwrap())
+        })
         .collect()
 }
 

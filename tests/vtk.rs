@@ -33,11 +33,17 @@ fn round_trip<const D: usize>(mesh: &SimplexMesh<D>, dir: &std::path::Path) {
         &path,
         mesh,
         vec![Field::scalar("f", &f), Field::vector("g", &g)],
-        vec![Field::integer("marker", mesh.cell_markers()), Field::scalar("measure", mesh.cell_measures())],
+        vec![
+            Field::integer("marker", mesh.cell_markers()),
+            Field::scalar("measure", mesh.cell_measures()),
+        ],
     )
     .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("format=\"binary\""), "data must be binary (base64), not ASCII");
+    assert!(
+        text.contains("format=\"binary\""),
+        "data must be binary (base64), not ASCII"
+    );
     let piece = read_back(&path);
     assert_eq!(piece.num_points(), mesh.num_points());
     let points = piece.points.cast_into::<f64>().unwrap();
@@ -106,7 +112,13 @@ fn pvd_series_lists_every_step() {
     for step in 0..3 {
         let name = format!("step_{step:04}.vtu");
         let values = vec![step as f64; mesh.num_points()];
-        write_mesh_vtu(&dir.path().join(&name), &mesh, vec![Field::scalar("u", &values)], vec![]).unwrap();
+        write_mesh_vtu(
+            &dir.path().join(&name),
+            &mesh,
+            vec![Field::scalar("u", &values)],
+            vec![],
+        )
+        .unwrap();
         series.push(0.5 * step as f64, &name).unwrap();
         // After each step the collection is complete and valid.
         let text = std::fs::read_to_string(dir.path().join("series.pvd")).unwrap();
@@ -115,7 +127,15 @@ fn pvd_series_lists_every_step() {
     }
     let text = std::fs::read_to_string(dir.path().join("series.pvd")).unwrap();
     for (step, line) in text.lines().filter(|l| l.contains("<DataSet ")).enumerate() {
-        let time: f64 = line.split("timestep=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        let time: f64 = line
+            .split("timestep=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert_eq!(time, 0.5 * step as f64);
         let file = line.split("file=\"").nth(1).unwrap().split('"').next().unwrap();
         let piece = read_back(&dir.path().join(file));

@@ -12,9 +12,9 @@ pub fn write_atomically<F>(path: &Path, write: F) -> Result<(), OutputError>
 where
     F: FnOnce(&mut BufWriter<File>) -> Result<(), OutputError>,
 {
-    let io_err = |source| OutputError::Io {
+    let io_err = |cause| OutputError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     };
     let name = path.file_name().ok_or_else(|| OutputError::Encode {
         path: path.to_path_buf(),

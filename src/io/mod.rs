@@ -16,13 +16,12 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     /// The operating system refused.
-    #[error("{path}: {source}", path = path.display())]
+    #[error("{path}: {cause}", path = path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The data could not be encoded.
     #[error("{path}: {message}", path = path.display())]

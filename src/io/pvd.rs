@@ -28,16 +28,24 @@ impl PvdSeries {
         self.entries.push((time, file.to_string()));
         let entries = &self.entries;
         write_atomically(&self.path, |out| {
-            let io = |source| OutputError::Io {
+            let io = |cause| OutputError::Io {
                 path: self.path.clone(),
-                source,
+                cause,
             };
             writeln!(out, "<?xml version=\"1.0\"?>").map_err(io)?;
-            writeln!(out, "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">").map_err(io)?;
+            writeln!(
+                out,
+                "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">"
+            )
+            .map_err(io)?;
             writeln!(out, "  <Collection>").map_err(io)?;
             for (t, f) in entries {
-                writeln!(out, "    <DataSet timestep=\"{t:e}\" group=\"\" part=\"0\" file=\"{}\"/>", xml_escape(f))
-                    .map_err(io)?;
+                writeln!(
+                    out,
+                    "    <DataSet timestep=\"{t:e}\" group=\"\" part=\"0\" file=\"{}\"/>",
+                    xml_escape(f)
+                )
+                .map_err(io)?;
             }
             writeln!(out, "  </Collection>").map_err(io)?;
             writeln!(out, "</VTKFile>").map_err(io)

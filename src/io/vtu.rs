@@ -79,7 +79,10 @@ pub fn write_mesh_vtu<const D: usize>(
         path: path.to_path_buf(),
         message,
     };
-    for (fields, n, what) in [(&point_fields, mesh.num_points(), "node"), (&cell_fields, mesh.num_cells(), "cell")] {
+    for (fields, n, what) in [
+        (&point_fields, mesh.num_points(), "node"),
+        (&cell_fields, mesh.num_cells(), "cell"),
+    ] {
         if let Some(f) = fields.iter().find(|f| f.len() != n) {
             return Err(encode_err(format!(
                 "field '{}' has {} values, expected one per {what} ({n})",

@@ -1,5 +1,6 @@
 //! Errors of mesh construction and mesh files: each names the file, the place in it (line or byte
-//! offset) or the cell, node or facet at fault, and what was expected.
+//! offset) or the cell, node or facet at fault, and what was expected. Each message is complete in
+//! itself (it includes its cause), so none is chained to a `source()`.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -26,13 +27,12 @@ impl fmt::Display for Location {
 #[derive(Debug, thiserror::Error)]
 pub enum MeshError {
     /// The file could not be read or written.
-    #[error("{path}: {source}", path = path.display())]
+    #[error("{path}: {cause}", path = path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file is not what its format says it should be at this place.
     #[error("{path}, {location}: {message}", path = path.display())]
@@ -45,13 +45,12 @@ pub enum MeshError {
         message: String,
     },
     /// The mesh read from a file is invalid (an inverted element, a facet not on any cell, …).
-    #[error("{path}: {source}", path = path.display())]
+    #[error("{path}: {cause}", path = path.display())]
     InFile {
         /// The file.
         path: PathBuf,
         /// What is wrong with its mesh.
-        #[source]
-        source: Box<MeshError>,
+        cause: Box<MeshError>,
     },
     /// A cell is invalid.
     #[error("cell {cell}{origin}: {message}")]

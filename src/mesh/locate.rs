@@ -1,19 +1,32 @@
 //! Point location: which cell contains a point, and its barycentric coordinates there.
 //!
-//! A k-d tree (`kiddo`) over the cell centroids gives a start cell close to the point; a visibility
-//! walk then moves across the facet with the most negative barycentric coordinate until every
-//! coordinate is non-negative. The walk can stop at the boundary of a non-convex domain, or cycle in
-//! rare degenerate configurations; then every cell whose centroid lies within the largest
-//! centroid-to-vertex distance of the mesh is tested, which finds the cell if there is one (a cell
-//! that contains `x` has its centroid within that distance of `x`). So `None` means that `x` is
-//! outside the mesh, never that the search gave up.
+//! A k-d tree (`kiddo`) over the mesh nodes gives, by an approximate nearest-neighbour query, a
+//! node close to the point; a visibility walk starts from a cell of that node and moves across the
+//! facet with the most negative barycentric coordinate until every coordinate is non-negative. The
+//! tree holds nodes rather than cell centroids because there are 2 to 6 times fewer of them, which
+//! keeps the query in cache; any start near the point serves, since the walk does the rest.
+//!
+//! The walk can stop at the boundary of a non-convex domain, or cycle in degenerate
+//! configurations; then the cells of every node within the longest edge of the mesh are tested,
+//! which finds the cell if there is one (a point of a simplex is within the simplex's longest edge
+//! of each of its nodes). So `None` means that the point is outside the mesh, never that the
+//! search gave up.
+//!
+//! [`locate_many`](super::SimplexMesh::locate_many) orders a batch of points along a Morton
+//! (Z-order) curve and walks from each answer to the next, which touches memory in order.
 
 use super::{SimplexMesh, NONE};
-use crate::math::{edge_matrix, Point};
+use crate::math::{barycentric, Point};
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
+use rayon::prelude::*;
 
 /// Barycentric coordinates below `-TOLERANCE` place a point outside a cell.
 const TOLERANCE: f64 = 1e-10;
+/// A walk from a caller's hint gives up after this many steps and asks the tree.
+const HINT_STEPS: usize = 32;
+/// Points per independent chunk in [`Locator::locate_many`] (fixed, so that results do not depend on
+/// the number of threads).
+const CHUNK: usize = 4096;
 
 /// A point located in a mesh.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -28,47 +41,105 @@ pub struct CellPoint {
 #[derive(Debug)]
 pub(super) struct Locator<const D: usize> {
     tree: ImmutableKdTree<f64, D>,
-    /// The largest distance, squared, from a cell's centroid to one of its nodes.
+    /// The longest edge of the mesh, squared (slightly enlarged against round-off).
     reach_sq: f64,
+    /// Bounding box of the nodes, for the Morton keys.
+    lo: Point<D>,
+    scale: f64,
 }
 
 impl<const D: usize> Locator<D> {
     pub(super) fn new(mesh: &SimplexMesh<D>) -> Self {
-        let nv = D + 1;
-        let mut reach_sq: f64 = 0.0;
-        let centroids: Vec<[f64; D]> = (0..mesh.num_cells() as u32)
+        let nodes: Vec<[f64; D]> = mesh.points().iter().map(|p| (*p).into()).collect();
+        let reach_sq = (0..mesh.num_cells() as u32)
+            .into_par_iter()
             .map(|c| {
                 let p = mesh.cell_points(c);
-                let centroid = p[..nv].iter().sum::<Point<D>>() / nv as f64;
-                for q in &p[..nv] {
-                    reach_sq = reach_sq.max((q - centroid).norm_squared());
+                let mut longest: f64 = 0.0;
+                for i in 0..=D {
+                    for j in i + 1..=D {
+                        longest = longest.max((p[i] - p[j]).norm_squared());
+                    }
                 }
-                centroid.into()
+                longest
             })
-            .collect();
-        let tree = ImmutableKdTree::new_from_slice(&centroids).expect("a mesh has at least one cell and finite nodes");
+            .reduce(|| 0.0, f64::max);
+        let tree = ImmutableKdTree::new_from_slice(&nodes).expect("a valid mesh has finite nodes");
+        let (lo, hi) = mesh.bounding_box();
+        let extent = (hi - lo).max();
         Locator {
             tree,
             reach_sq: reach_sq * (1.0 + 1e-9),
+            lo,
+            scale: if extent > 0.0 { 1.0 / extent } else { 1.0 },
         }
     }
 
     pub(super) fn locate(&self, mesh: &SimplexMesh<D>, x: &Point<D>) -> Option<CellPoint> {
         let key: [f64; D] = (*x).into();
-        let start = self.tree.query(&key).nearest_one::<SquaredEuclidean<f64>>().execute().item;
-        walk(mesh, x, start).or_else(|| self.search(mesh, x))
+        let node = self
+            .tree
+            .query(&key)
+            .nearest_one::<SquaredEuclidean<f64>>()
+            .approx()
+            .execute()
+            .item;
+        let start = mesh.cells_of_node(node)[0];
+        walk(mesh, x, start, usize::MAX).or_else(|| self.search(mesh, x))
     }
 
     pub(super) fn locate_from(&self, mesh: &SimplexMesh<D>, x: &Point<D>, hint: u32) -> Option<CellPoint> {
         if (hint as usize) < mesh.num_cells() {
-            if let Some(found) = walk(mesh, x, hint) {
+            if let Some(found) = walk(mesh, x, hint, HINT_STEPS) {
                 return Some(found);
             }
         }
         self.locate(mesh, x)
     }
 
-    /// Tests every cell whose centroid is within reach of `x`.
+    pub(super) fn locate_many(&self, mesh: &SimplexMesh<D>, xs: &[Point<D>]) -> Vec<Option<CellPoint>> {
+        let mut order: Vec<(u64, u32)> = xs
+            .par_iter()
+            .enumerate()
+            .map(|(i, x)| (self.morton(x), i as u32))
+            .collect();
+        order.par_sort_unstable();
+        let located: Vec<(u32, Option<CellPoint>)> = order
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                let mut hint = NONE;
+                chunk.iter().map(move |&(_, i)| {
+                    let found = self.locate_from(mesh, &xs[i as usize], hint);
+                    if let Some(f) = found {
+                        hint = f.cell;
+                    }
+                    (i, found)
+                })
+            })
+            .collect();
+        let mut out = vec![None; xs.len()];
+        for (i, found) in located {
+            out[i as usize] = found;
+        }
+        out
+    }
+
+    /// Morton key of `x`: the bits of its quantised coordinates (21 per axis in 3D, 32 in 2D),
+    /// interleaved.
+    fn morton(&self, x: &Point<D>) -> u64 {
+        let bits = 64 / D as u32;
+        let max = ((1u64 << bits) - 1) as f64;
+        let q: [u64; D] = std::array::from_fn(|a| (((x[a] - self.lo[a]) * self.scale).clamp(0.0, 1.0) * max) as u64);
+        let mut key = 0u64;
+        for b in (0..bits).rev() {
+            for qa in q {
+                key = (key << 1) | ((qa >> b) & 1);
+            }
+        }
+        key
+    }
+
+    /// Tests the cells of every node within reach of `x`.
     fn search(&self, mesh: &SimplexMesh<D>, x: &Point<D>) -> Option<CellPoint> {
         let key: [f64; D] = (*x).into();
         self.tree
@@ -77,20 +148,19 @@ impl<const D: usize> Locator<D> {
             .unsorted()
             .execute()
             .into_iter()
-            .find_map(|hit| {
-                let weights = barycentric(&mesh.cell_points(hit.item)[..D + 1], x);
-                inside::<D>(&weights).then_some(CellPoint {
-                    cell: hit.item,
-                    weights,
-                })
+            .flat_map(|hit| mesh.cells_of_node(hit.item).iter().copied())
+            .find_map(|cell| {
+                let weights = barycentric(&mesh.cell_points(cell)[..D + 1], x);
+                inside::<D>(&weights).then_some(CellPoint { cell, weights })
             })
     }
 }
 
-/// Visibility walk from `start`; `None` if it leaves the mesh or takes too many steps.
-fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32) -> Option<CellPoint> {
+/// Visibility walk from `start`; `None` if it leaves the mesh or takes more than `limit` steps (and
+/// never more than a bound that grows with the mesh, against cycles).
+fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32, limit: usize) -> Option<CellPoint> {
     let mut cell = start;
-    let max_steps = 64 + 4 * (mesh.num_cells() as f64).powf(1.0 / D as f64) as usize;
+    let max_steps = limit.min(64 + 4 * (mesh.num_cells() as f64).powf(1.0 / D as f64) as usize);
     for _ in 0..max_steps {
         let weights = barycentric(&mesh.cell_points(cell)[..D + 1], x);
         let (k, &min) = weights[..D + 1]
@@ -112,18 +182,4 @@ fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32) -> Opti
 
 fn inside<const D: usize>(weights: &[f64; 4]) -> bool {
     weights[..D + 1].iter().all(|&w| w >= -TOLERANCE)
-}
-
-/// Barycentric coordinates of `x` in the simplex `p[0..=D]`: `λ_{1..D} = M⁻¹ (x − p0)` with
-/// `M = [p1 − p0, …, pD − p0]`, and `λ_0 = 1 − Σ λ_i`.
-pub(super) fn barycentric<const D: usize>(p: &[Point<D>], x: &Point<D>) -> [f64; 4] {
-    let mut out = [0.0; 4];
-    let Some(inv) = edge_matrix(p).try_inverse() else {
-        out[0] = f64::NAN;
-        return out;
-    };
-    let lambda = inv * (x - p[0]);
-    out[0] = 1.0 - lambda.sum();
-    out[1..=D].copy_from_slice(lambda.as_slice());
-    out
 }

@@ -63,6 +63,10 @@ pub struct SimplexMesh<const D: usize> {
     facet_cells: Vec<[u32; 2]>,
     /// The cell facets with no neighbour.
     boundary: Vec<CellFace>,
+    /// Outward unit normal and measure of each boundary facet.
+    boundary_normals: Vec<(Vector<D>, f64)>,
+    /// Unit normal (oriented by node order) and measure of each marked facet.
+    facet_normals: Vec<(Vector<D>, f64)>,
     cell_measures: Vec<f64>,
     cell_quality: Vec<f64>,
     locator: OnceLock<Locator<D>>,
@@ -113,18 +117,28 @@ impl<const D: usize> SimplexMesh<D> {
             .map(|cell| math::quality(&gather::<D>(&parts.points, cell)[..nv]))
             .collect();
         let topology = Topology::build(n_points, &parts.cells, nv)?;
-        let boundary = (0..parts.cells.len())
+        let boundary: Vec<CellFace> = (0..parts.cells.len())
             .filter(|&i| topology.neighbours[i] == NONE)
             .map(|i| CellFace {
                 cell: (i / nv) as u32,
                 local: (i % nv) as u8,
             })
             .collect();
+        let boundary_normals = boundary
+            .par_iter()
+            .map(|f| {
+                let cell = &parts.cells[f.cell as usize * nv..(f.cell as usize + 1) * nv];
+                unit_normal(&parts.points, &oriented_face(&parts.points, cell, f.local as usize))
+            })
+            .collect();
+        let facet_normals = parts.facets.par_iter().map(|f| unit_normal(&parts.points, f)).collect();
         let mut mesh = SimplexMesh {
             parts,
             topology,
             facet_cells: Vec::new(),
             boundary,
+            boundary_normals,
+            facet_normals,
             cell_measures,
             cell_quality,
             locator: OnceLock::new(),
@@ -233,6 +247,11 @@ impl<const D: usize> SimplexMesh<D> {
         let p = gather::<D>(&self.parts.points, &self.face_nodes(face));
         math::facet_area_normal(&p[..D])
     }
+    /// Outward unit normal and measure of each boundary facet, in the order of
+    /// [`boundary`](Self::boundary).
+    pub fn boundary_normals(&self) -> &[(Vector<D>, f64)] {
+        &self.boundary_normals
+    }
 
     /// Marked facets.
     pub fn facets(&self) -> &[[u32; D]] {
@@ -249,8 +268,12 @@ impl<const D: usize> SimplexMesh<D> {
     /// Area-weighted normal of marked facet `f`, oriented by its node order (see
     /// [`math::facet_area_normal`]); its length is the facet's measure.
     pub fn facet_area_normal(&self, f: u32) -> Vector<D> {
-        let p = gather::<D>(&self.parts.points, &self.parts.facets[f as usize]);
-        math::facet_area_normal(&p[..D])
+        let (n, measure) = self.facet_normals[f as usize];
+        n * measure
+    }
+    /// Unit normal (oriented by node order) and measure of each marked facet.
+    pub fn facet_normals(&self) -> &[(Vector<D>, f64)] {
+        &self.facet_normals
     }
     /// Names of the facet markers.
     pub fn facet_names(&self) -> &BTreeMap<i32, String> {
@@ -304,6 +327,13 @@ impl<const D: usize> SimplexMesh<D> {
         self.locator().locate_from(self, x, hint)
     }
 
+    /// Locates many points at once: [`locate`](Self::locate) for each, in the order of a Morton
+    /// curve through them so that each walk starts from the previous answer; in parallel, with
+    /// results that do not depend on the number of threads. The answers are in the order of `xs`.
+    pub fn locate_many(&self, xs: &[Point<D>]) -> Vec<Option<CellPoint>> {
+        self.locator().locate_many(self, xs)
+    }
+
     /// Builds the point-location k-d tree now rather than at the first query.
     pub fn locator_ready(&self) {
         self.locator();
@@ -315,7 +345,7 @@ impl<const D: usize> SimplexMesh<D> {
 
     /// Barycentric coordinates of `x` in cell `c` (all `D + 1` of them in the first entries).
     pub fn barycentric(&self, c: u32, x: &Point<D>) -> [f64; 4] {
-        locate::barycentric(&self.cell_points(c)[..Self::NV], x)
+        math::barycentric(&self.cell_points(c)[..Self::NV], x)
     }
 }
 
@@ -327,6 +357,13 @@ pub(crate) fn gather<const D: usize>(points: &[Point<D>], nodes: &[u32]) -> [Poi
         *o = points[v as usize];
     }
     out
+}
+
+/// Unit normal and measure of the facet with nodes `facet`.
+fn unit_normal<const D: usize>(points: &[Point<D>], facet: &[u32; D]) -> (Vector<D>, f64) {
+    let n = math::facet_area_normal(&gather::<D>(points, facet)[..D]);
+    let measure = n.norm();
+    (if measure > 0.0 { n / measure } else { n }, measure)
 }
 
 /// The nodes of the facet of `cell` opposite its local vertex `k`, ordered so that
@@ -381,7 +418,10 @@ fn check_lengths<const D: usize>(parts: &MeshParts<D>) -> Result<(), MeshError> 
         return Err(MeshError::Invalid("the mesh has no cells".into()));
     }
     if parts.points.len() >= NONE as usize {
-        return Err(MeshError::Invalid(format!("{} nodes exceed the u32 index range", parts.points.len())));
+        return Err(MeshError::Invalid(format!(
+            "{} nodes exceed the u32 index range",
+            parts.points.len()
+        )));
     }
     if let Some((f, facet)) = parts
         .facets
@@ -393,7 +433,10 @@ fn check_lengths<const D: usize>(parts: &MeshParts<D>) -> Result<(), MeshError> 
             facet: f as u32,
             marker: parts.facet_markers[f].to_string(),
             origin: String::new(),
-            message: format!("node index in {facet:?} is out of range (the mesh has {} nodes)", parts.points.len()),
+            message: format!(
+                "node index in {facet:?} is out of range (the mesh has {} nodes)",
+                parts.points.len()
+            ),
         });
     }
     Ok(())
@@ -406,7 +449,9 @@ fn check_cell(c: usize, cell: &[u32], n_points: usize) -> Result<(), MeshError> 
         message,
     };
     if let Some(&v) = cell.iter().find(|&&v| v as usize >= n_points) {
-        return Err(err(format!("node index {v} is out of range (the mesh has {n_points} nodes)")));
+        return Err(err(format!(
+            "node index {v} is out of range (the mesh has {n_points} nodes)"
+        )));
     }
     if cell.iter().enumerate().any(|(i, v)| cell[..i].contains(v)) {
         return Err(err(format!("nodes {cell:?} repeat a node")));

@@ -33,38 +33,35 @@ impl Topology {
             &node_cells[node_offsets[v] as usize..node_offsets[v + 1] as usize]
         };
         let mut neighbours = vec![NONE; cells.len()];
-        neighbours
-            .par_chunks_mut(nv)
-            .enumerate()
-            .try_for_each(|(c, out)| {
-                let cell = &cells[c * nv..(c + 1) * nv];
-                for k in 0..nv {
-                    let (a, b) = (cell[(k + 1) % nv], cell[(k + 2) % nv]);
-                    let mut found = NONE;
-                    for other in SortedIntersection::new(incident(a), incident(b)) {
-                        if other as usize == c {
-                            continue;
-                        }
-                        let oc = &cells[other as usize * nv..(other as usize + 1) * nv];
-                        let shares_face = (3..nv).all(|j| oc.contains(&cell[(k + j) % nv]));
-                        if shares_face {
-                            if found != NONE {
-                                return Err(MeshError::Cell {
-                                    cell: c as u32,
-                                    origin: String::new(),
-                                    message: format!(
-                                        "its facet opposite local vertex {k} is shared by cells {found} and {other} too \
-                                         (a facet may belong to at most two cells)"
-                                    ),
-                                });
-                            }
-                            found = other;
-                        }
+        neighbours.par_chunks_mut(nv).enumerate().try_for_each(|(c, out)| {
+            let cell = &cells[c * nv..(c + 1) * nv];
+            for k in 0..nv {
+                let (a, b) = (cell[(k + 1) % nv], cell[(k + 2) % nv]);
+                let mut found = NONE;
+                for other in SortedIntersection::new(incident(a), incident(b)) {
+                    if other as usize == c {
+                        continue;
                     }
-                    out[k] = found;
+                    let oc = &cells[other as usize * nv..(other as usize + 1) * nv];
+                    let shares_face = (3..nv).all(|j| oc.contains(&cell[(k + j) % nv]));
+                    if shares_face {
+                        if found != NONE {
+                            return Err(MeshError::Cell {
+                                cell: c as u32,
+                                origin: String::new(),
+                                message: format!(
+                                    "its facet opposite local vertex {k} is shared by cells {found} and {other} too \
+                                         (a facet may belong to at most two cells)"
+                                ),
+                            });
+                        }
+                        found = other;
+                    }
                 }
-                Ok(())
-            })?;
+                out[k] = found;
+            }
+            Ok(())
+        })?;
         Ok(Topology {
             node_offsets,
             node_cells,

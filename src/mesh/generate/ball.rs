@@ -156,8 +156,11 @@ fn check_spheres<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> R
         return bad(format!("the element size h must be positive and finite, got {h}"));
     }
     for (k, s) in spheres.iter().enumerate() {
-        if !(s.radius > 0.0 && s.radius.is_finite()) || !s.centre.iter().all(|x| x.is_finite()) {
-            return bad(format!("sphere {k} ('{}'): radius {} must be positive and finite", s.name, s.radius));
+        if !(s.radius > 0.0 && s.radius.is_finite() && s.centre.iter().all(|x| x.is_finite())) {
+            return bad(format!(
+                "sphere {k} ('{}'): radius {} must be positive and finite",
+                s.name, s.radius
+            ));
         }
         if let Some(next) = spheres.get(k + 1) {
             let gap = next.radius - (next.centre - s.centre).norm() - s.radius;
@@ -294,7 +297,11 @@ fn cut_by<const D: usize>(
 /// in (0, 1) of `|a + t (b − a) − c|² = r²`.
 fn edge_crossing<const D: usize>(a: &Point<D>, b: &Point<D>, sphere: &Sphere<D>) -> Point<D> {
     let (d, f) = (b - a, a - sphere.centre);
-    let (qa, qb, qc) = (d.norm_squared(), 2.0 * f.dot(&d), f.norm_squared() - sphere.radius * sphere.radius);
+    let (qa, qb, qc) = (
+        d.norm_squared(),
+        2.0 * f.dot(&d),
+        f.norm_squared() - sphere.radius * sphere.radius,
+    );
     let disc = (qb * qb - 4.0 * qa * qc).max(0.0).sqrt();
     let t = [(-qb - disc) / (2.0 * qa), (-qb + disc) / (2.0 * qa)]
         .into_iter()
@@ -320,7 +327,10 @@ fn sphere_facets<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]) -
             let mut face = oriented_face(mesh.points(), mesh.cell(c), k);
             let centroid = face.iter().map(|&v| mesh.points()[v as usize]).sum::<Point<D>>() / D as f64;
             let Some(sphere) = (0..spheres.len()).min_by(|&a, &b| {
-                spheres[a].phi(&centroid).abs().total_cmp(&spheres[b].phi(&centroid).abs())
+                spheres[a]
+                    .phi(&centroid)
+                    .abs()
+                    .total_cmp(&spheres[b].phi(&centroid).abs())
             }) else {
                 continue;
             };

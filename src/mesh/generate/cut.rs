@@ -122,7 +122,14 @@ mod tests {
         let mut p = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
         // Level set φ = x + y + z − 0.5 with vertex values forced to the sign patterns below; cut
         // nodes by linear interpolation of the actual values.
-        for pattern in [[-1i8, 1, 1, 1], [-1, -1, 1, 1], [-1, -1, -1, 1], [-1, 0, 1, 1], [-1, 0, 0, 1], [0, -1, 1, 1]] {
+        for pattern in [
+            [-1i8, 1, 1, 1],
+            [-1, -1, 1, 1],
+            [-1, -1, -1, 1],
+            [-1, 0, 1, 1],
+            [-1, 0, 0, 1],
+            [0, -1, 1, 1],
+        ] {
             let phi: Vec<f64> = pattern.iter().map(|&s| s as f64).collect();
             p.truncate(4);
             let mut cuts = std::collections::HashMap::new();
@@ -131,7 +138,11 @@ mod tests {
                     if pattern[i] * pattern[j] < 0 {
                         let t = phi[i] / (phi[i] - phi[j]);
                         let (a, b) = (p[i], p[j]);
-                        p.push([a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1]), a[2] + t * (b[2] - a[2])]);
+                        p.push([
+                            a[0] + t * (b[0] - a[0]),
+                            a[1] + t * (b[1] - a[1]),
+                            a[2] + t * (b[2] - a[2]),
+                        ]);
                         cuts.insert((i, j), (p.len() - 1) as u32);
                     }
                 }

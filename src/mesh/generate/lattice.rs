@@ -89,7 +89,8 @@ pub fn kuhn_lattice<const D: usize>(lo: Point<D>, hi: Point<D>, n: [usize; D]) -
 /// product), with its faces marked `xmin`, `xmax`, `ymin`, `ymax` (and `zmin`, `zmax`) = markers
 /// 1 to 2D, and its cells marked 1 (`domain`). The rectangle is `axis_box::<2>`.
 pub fn axis_box<const D: usize>(lo: Point<D>, hi: Point<D>, n: [usize; D]) -> Result<SimplexMesh<D>, MeshError> {
-    if n.contains(&0) || (0..D).any(|a| !(hi[a] > lo[a])) {
+    let ordered = (0..D).all(|a| hi[a] > lo[a]);
+    if n.contains(&0) || !ordered {
         return Err(MeshError::Invalid(format!(
             "a box needs lo < hi and at least one interval per axis (got lo {:?}, hi {:?}, n {n:?})",
             lo.as_slice(),
@@ -116,7 +117,10 @@ pub fn axis_box<const D: usize>(lo: Point<D>, hi: Point<D>, n: [usize; D]) -> Re
     let facet_names: BTreeMap<i32, String> = (0..D)
         .flat_map(|a| {
             let axis = ["x", "y", "z"][a];
-            [(1 + 2 * a as i32, format!("{axis}min")), (2 + 2 * a as i32, format!("{axis}max"))]
+            [
+                (1 + 2 * a as i32, format!("{axis}min")),
+                (2 + 2 * a as i32, format!("{axis}max")),
+            ]
         })
         .collect();
     let n_cells = cells.len() / (D + 1);

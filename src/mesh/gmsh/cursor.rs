@@ -54,7 +54,10 @@ impl<'a> Cursor<'a> {
     }
 
     fn line(&self) -> usize {
-        1 + self.data[..self.pos.min(self.data.len())].iter().filter(|&&b| b == b'\n').count()
+        1 + self.data[..self.pos.min(self.data.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
     }
 
     pub fn at_end(&mut self) -> bool {
@@ -101,13 +104,16 @@ impl<'a> Cursor<'a> {
         if start == self.pos {
             return Err(self.error(format!("the file ends where {what} was expected")));
         }
-        std::str::from_utf8(&self.data[start..self.pos]).map_err(|_| self.error(format!("expected {what}, found bytes that are not text")))
+        std::str::from_utf8(&self.data[start..self.pos])
+            .map_err(|_| self.error(format!("expected {what}, found bytes that are not text")))
     }
 
     /// The next token parsed as `T`.
     pub fn parse<T: FromStr>(&mut self, what: &str) -> Result<T, MeshError> {
         let token = self.token(what)?;
-        token.parse().map_err(|_| self.error(format!("expected {what}, found '{}'", truncate(token))))
+        token
+            .parse()
+            .map_err(|_| self.error(format!("expected {what}, found '{}'", truncate(token))))
     }
 
     /// A count read from the file, checked against the bytes left (each item needs at least
@@ -115,7 +121,10 @@ impl<'a> Cursor<'a> {
     pub fn check_count(&self, count: u64, min_bytes: usize, what: &str) -> Result<usize, MeshError> {
         let max = (self.remaining() / min_bytes.max(1)) as u64;
         if count > max {
-            return Err(self.error(format!("{count} {what} cannot fit in the {} bytes left in the file", self.remaining())));
+            return Err(self.error(format!(
+                "{count} {what} cannot fit in the {} bytes left in the file",
+                self.remaining()
+            )));
         }
         Ok(count as usize)
     }

@@ -32,9 +32,9 @@ pub enum AnyMesh {
 /// Reads a `.msh` file whose dimension is not known in advance.
 pub fn read(path: impl AsRef<Path>) -> Result<AnyMesh, MeshError> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|source| MeshError::Io {
+    let data = std::fs::read(path).map_err(|cause| MeshError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     parse_bytes(&data, path)
 }
@@ -42,16 +42,18 @@ pub fn read(path: impl AsRef<Path>) -> Result<AnyMesh, MeshError> {
 /// Reads a `.msh` file that must hold a mesh of dimension `D`.
 pub fn read_dim<const D: usize>(path: impl AsRef<Path>) -> Result<SimplexMesh<D>, MeshError> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|source| MeshError::Io {
+    let data = std::fs::read(path).map_err(|cause| MeshError::Io {
         path: path.to_path_buf(),
-        source,
+        cause,
     })?;
     let raw = parse::parse(&mut Cursor::new(&data, path))?;
     let dim = mesh_dimension(&raw, path)?;
     if dim != D {
         return Err(MeshError::InFile {
             path: path.to_path_buf(),
-            source: Box::new(MeshError::Invalid(format!("expected a {D}D mesh, the file holds a {dim}D mesh"))),
+            cause: Box::new(MeshError::Invalid(format!(
+                "expected a {D}D mesh, the file holds a {dim}D mesh"
+            ))),
         });
     }
     build(raw, path)
@@ -71,7 +73,7 @@ fn mesh_dimension(raw: &Raw, path: &Path) -> Result<usize, MeshError> {
         Some(d @ (2 | 3)) => Ok(d as usize),
         _ => Err(MeshError::InFile {
             path: path.to_path_buf(),
-            source: Box::new(MeshError::Invalid(
+            cause: Box::new(MeshError::Invalid(
                 "the file has no triangles or tetrahedra: expected a 2D or 3D mesh".into(),
             )),
         }),
@@ -86,7 +88,7 @@ fn describe(tag: u64, location: Location) -> String {
 fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshError> {
     let in_file = |e: MeshError| MeshError::InFile {
         path: path.to_path_buf(),
-        source: Box::new(e),
+        cause: Box::new(e),
     };
     let parse_error = |location, message| MeshError::Parse {
         path: path.to_path_buf(),
@@ -96,7 +98,9 @@ fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshEr
     let mut index_of_tag: HashMap<u64, u32> = HashMap::with_capacity(raw.node_tags.len());
     for (i, &tag) in raw.node_tags.iter().enumerate() {
         if index_of_tag.insert(tag, i as u32).is_some() {
-            return Err(in_file(MeshError::Invalid(format!("node tag {tag} is defined twice in $Nodes"))));
+            return Err(in_file(MeshError::Invalid(format!(
+                "node tag {tag} is defined twice in $Nodes"
+            ))));
         }
     }
     // Nodes used by cells, renumbered in the file's order.
@@ -104,7 +108,10 @@ fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshEr
     for e in raw.elements.iter().filter(|e| e.dim as usize == D) {
         for &tag in &e.nodes[..D + 1] {
             let &i = index_of_tag.get(&tag).ok_or_else(|| {
-                parse_error(e.location, format!("element {} refers to node {tag}, which $Nodes does not define", e.tag))
+                parse_error(
+                    e.location,
+                    format!("element {} refers to node {tag}, which $Nodes does not define", e.tag),
+                )
             })?;
             new_index[i as usize] = 0;
         }
@@ -138,7 +145,10 @@ fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshEr
             let mut facet = [0u32; D];
             for (f, &tag) in facet.iter_mut().zip(&e.nodes[..D]) {
                 let i = index_of_tag.get(&tag).ok_or_else(|| {
-                    parse_error(e.location, format!("element {} refers to node {tag}, which $Nodes does not define", e.tag))
+                    parse_error(
+                        e.location,
+                        format!("element {} refers to node {tag}, which $Nodes does not define", e.tag),
+                    )
                 })?;
                 *f = new_index[*i as usize];
                 if *f == NONE {

@@ -72,7 +72,10 @@ pub(super) fn parse(cur: &mut Cursor) -> Result<Raw, MeshError> {
     while !cur.at_end() {
         let header = cur.line_text("a section header such as $Nodes")?;
         let Some(name) = header.strip_prefix('$') else {
-            return Err(cur.error(format!("expected a section header such as $Nodes, found '{}'", truncate(header))));
+            return Err(cur.error(format!(
+                "expected a section header such as $Nodes, found '{}'",
+                truncate(header)
+            )));
         };
         if name != "MeshFormat" && format.is_none() {
             return Err(cur.error(format!(
@@ -149,7 +152,9 @@ fn mesh_format(cur: &mut Cursor) -> Result<(Version, bool), MeshError> {
     let binary = match (file_type, version) {
         (0, _) => false,
         (1, Version::V4) => true,
-        (1, Version::V2) => return Err(cur.error("binary version 2.2 is not supported: save as 4.1 (binary or ASCII) or 2.2 ASCII")),
+        (1, Version::V2) => {
+            return Err(cur.error("binary version 2.2 is not supported: save as 4.1 (binary or ASCII) or 2.2 ASCII"))
+        }
         (t, _) => return Err(cur.error(format!("file type {t} is not 0 (ASCII) or 1 (binary)"))),
     };
     if binary {
@@ -157,7 +162,9 @@ fn mesh_format(cur: &mut Cursor) -> Result<(Version, bool), MeshError> {
         cur.binary = true;
         let one = cur.bin_i32("the endianness check (the integer 1)")?;
         if one != 1 {
-            return Err(cur.error("the binary data is big-endian or corrupted: expected the integer 1 in little-endian order"));
+            return Err(
+                cur.error("the binary data is big-endian or corrupted: expected the integer 1 in little-endian order")
+            );
         }
     }
     Ok((version, binary))
@@ -296,7 +303,10 @@ fn nodes_v4(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
         debug_assert_eq!(raw.coords.len() - first, n);
     }
     if raw.node_tags.len() != total {
-        return Err(cur.error(format!("the node blocks hold {} nodes, the header says {total}", raw.node_tags.len())));
+        return Err(cur.error(format!(
+            "the node blocks hold {} nodes, the header says {total}",
+            raw.node_tags.len()
+        )));
     }
     Ok(())
 }
@@ -398,7 +408,9 @@ fn elements_v4(cur: &mut Cursor, raw: &mut Raw, entities: &HashMap<(u8, i32), u3
         }
     }
     if read != total {
-        return Err(cur.error(format!("the element blocks hold {read} elements, the header says {total}")));
+        return Err(cur.error(format!(
+            "the element blocks hold {read} elements, the header says {total}"
+        )));
     }
     Ok(())
 }

@@ -1,0 +1,29 @@
+//! Command-line interface: one module per subcommand.
+
+mod mesh;
+
+use clap::{Parser, Subcommand};
+
+/// Rigid bodies in a viscous fluid, repelling each other and the walls through distance fields.
+///
+/// Example: tumble mesh info meshes/disk_r3.msh
+#[derive(Parser, Debug)]
+#[command(name = "tumble", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Inspect and convert meshes (example: tumble mesh info meshes/disk_r3.msh).
+    #[command(subcommand)]
+    Mesh(mesh::MeshCommand),
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Mesh(m) => mesh::run(m),
+    }
+}
