@@ -9,3 +9,8 @@ for geo in disk_r3 ball_r3; do
     gmsh -"$dim" "$geo.geo" -format msh41 -bin -o "$geo.bin.msh" > /dev/null
     gmsh -"$dim" "$geo.geo" -format msh22 -o "$geo.v22.msh" > /dev/null
 done
+# Finer meshes of the specification's geometries for the distance-field accuracy tests (binary).
+for h in 0.2 0.1 0.05; do
+    gmsh -2 disk_r3.geo -setnumber h "$h" -format msh41 -bin -o "disk_r3_h$h.msh" > /dev/null
+done
+gmsh -3 ball_r3.geo -setnumber h 0.4 -format msh41 -bin -o "ball_r3_h0.4.msh" > /dev/null

@@ -1,0 +1,322 @@
+//! The first layer of the march: exact distances on the cells that touch or cross the front, and
+//! (in signed mode) the side of the front each of those cells lies on.
+
+use super::heap::NodeHeap;
+use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
+use crate::math::{self, Point, Vector};
+use crate::mesh::{SimplexMesh, NONE};
+use crate::shape::Shape;
+use std::collections::{HashMap, HashSet};
+
+pub(super) const FAR: u8 = 0;
+pub(super) const TRIAL: u8 = 1;
+pub(super) const ACCEPTED: u8 = 2;
+
+/// What the front is made of, for exact distances.
+pub(super) enum Geometry<'a, const D: usize> {
+    /// Facets' node coordinates.
+    Facets(Vec<[Point<D>; D]>),
+    /// An analytic shape (one "element": itself).
+    Shape(&'a dyn Shape<D>),
+}
+
+impl<const D: usize> Geometry<'_, D> {
+    /// Exact distance from `x` to front element `e`.
+    #[inline]
+    pub fn distance(&self, x: &Point<D>, e: u32) -> f64 {
+        match self {
+            Geometry::Facets(f) => math::distance_to_facet(x, &f[e as usize]),
+            Geometry::Shape(s) => s.signed_distance(x).abs(),
+        }
+    }
+}
+
+/// The march's working arrays.
+pub(super) struct State<'a, const D: usize> {
+    /// Unsigned tentative or accepted value of each node (infinite if never touched).
+    pub value: Vec<f64>,
+    pub status: Vec<u8>,
+    /// Side of the front: −1 inside, +1 outside (and for unsigned fields).
+    pub sign: Vec<i8>,
+    /// Closest front element of each node, or NONE.
+    pub closest: Vec<u32>,
+    pub heap: NodeHeap,
+    /// The initialised nodes, in increasing order of value.
+    pub initialised: Vec<u32>,
+    pub geometry: Geometry<'a, D>,
+}
+
+impl<'a, const D: usize> State<'a, D> {
+    fn new(n: usize, geometry: Geometry<'a, D>) -> Self {
+        State {
+            value: vec![f64::INFINITY; n],
+            status: vec![FAR; n],
+            sign: vec![1; n],
+            closest: vec![NONE; n],
+            heap: NodeHeap::new(n),
+            initialised: Vec::new(),
+            geometry,
+        }
+    }
+
+    fn freeze(&mut self, v: u32, value: f64, sign: i8, closest: u32) {
+        let i = v as usize;
+        if self.status[i] != ACCEPTED {
+            self.initialised.push(v);
+        }
+        self.status[i] = ACCEPTED;
+        self.value[i] = value;
+        self.sign[i] = sign;
+        self.closest[i] = closest;
+    }
+
+    pub fn finish(
+        self,
+        d_max: f64,
+        default: f64,
+        options: &FmmOptions,
+        init_seconds: f64,
+        march_seconds: f64,
+    ) -> DistanceField<D> {
+        let reached: Vec<bool> = self
+            .status
+            .iter()
+            .zip(&self.value)
+            .map(|(&s, &v)| s == ACCEPTED && v <= d_max)
+            .collect();
+        let values = reached
+            .iter()
+            .zip(self.value.iter().zip(&self.sign))
+            .map(|(&r, (&v, &s))| if r { f64::from(s) * v } else { default })
+            .collect();
+        let accepted = reached.iter().filter(|&&r| r).count();
+        let closest = options.closest_point.then(|| {
+            self.closest
+                .iter()
+                .zip(&reached)
+                .map(|(&c, &r)| if r { c } else { NONE })
+                .collect()
+        });
+        DistanceField {
+            values,
+            reached,
+            closest,
+            front_facets: match self.geometry {
+                Geometry::Facets(f) => f,
+                Geometry::Shape(_) => Vec::new(),
+            },
+            max_distance: d_max,
+            stats: FmmStats {
+                accepted,
+                initialised: self.initialised.len(),
+                init_seconds,
+                march_seconds,
+            },
+        }
+    }
+}
+
+pub(super) fn initialise<'a, const D: usize>(
+    mesh: &SimplexMesh<D>,
+    front: &Front<'a, D>,
+    options: &FmmOptions,
+) -> Result<State<'a, D>, FmmError> {
+    let mut state = match front {
+        Front::Markers(markers) => from_facets(mesh, markers, options.signed)?,
+        Front::Shape(shape) => from_shape(mesh, *shape)?,
+    };
+    if !options.signed {
+        state.sign.fill(1);
+    }
+    let value = &state.value;
+    state
+        .initialised
+        .sort_by(|&a, &b| value[a as usize].total_cmp(&value[b as usize]).then(a.cmp(&b)));
+    Ok(state)
+}
+
+/// A front of mesh facets.
+fn from_facets<'a, const D: usize>(
+    mesh: &SimplexMesh<D>,
+    markers: &[i32],
+    signed: bool,
+) -> Result<State<'a, D>, FmmError> {
+    let facets: Vec<u32> = (0..mesh.facets().len() as u32)
+        .filter(|&f| markers.contains(&mesh.facet_markers()[f as usize]))
+        .collect();
+    if facets.is_empty() {
+        return Err(FmmError::EmptyFront(format!("no facet carries marker(s) {markers:?}")));
+    }
+    let geometry: Vec<[Point<D>; D]> = facets
+        .iter()
+        .map(|&f| std::array::from_fn(|j| mesh.points()[mesh.facets()[f as usize][j] as usize]))
+        .collect();
+    // Front node → front facets (index into `facets`), as sorted pairs.
+    let mut node_facets: Vec<(u32, u32)> = facets
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &f)| mesh.facets()[f as usize].iter().map(move |&v| (v, i as u32)))
+        .collect();
+    node_facets.sort_unstable();
+    node_facets.dedup();
+    let facets_of = |v: u32| {
+        let lo = node_facets.partition_point(|&(n, _)| n < v);
+        let hi = node_facets.partition_point(|&(n, _)| n <= v);
+        node_facets[lo..hi].iter().map(|&(_, f)| f)
+    };
+    let mut front_nodes: Vec<u32> = node_facets.iter().map(|&(v, _)| v).collect();
+    front_nodes.dedup();
+
+    // Cells touching the front (containing a front node).
+    let mut touching: Vec<u32> = front_nodes
+        .iter()
+        .flat_map(|&v| mesh.cells_of_node(v).iter().copied())
+        .collect();
+    touching.sort_unstable();
+    touching.dedup();
+
+    let side = if signed {
+        sides(mesh, &facets, &geometry, &front_nodes, &touching)?
+    } else {
+        HashMap::new()
+    };
+
+    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry));
+    for &v in &front_nodes {
+        let first = facets_of(v).next().expect("a front node has a facet");
+        state.freeze(v, 0.0, 1, first);
+    }
+    for &c in &touching {
+        let cell = mesh.cell(c);
+        for &u in cell {
+            if state.status[u as usize] == ACCEPTED {
+                continue;
+            }
+            let x = mesh.points()[u as usize];
+            // Candidate facets: those around the front nodes of u's touching cells.
+            let mut best = (state.value[u as usize], state.closest[u as usize]);
+            for &c2 in mesh.cells_of_node(u) {
+                for &f_node in mesh.cell(c2) {
+                    for f in facets_of(f_node) {
+                        let d = state.geometry.distance(&x, f);
+                        if d < best.0 || (d == best.0 && f < best.1) {
+                            best = (d, f);
+                        }
+                    }
+                }
+            }
+            let s = side.get(&c).copied().unwrap_or(1);
+            state.freeze(u, best.0, s, best.1);
+        }
+    }
+    Ok(state)
+}
+
+/// The side (−1 inside, +1 outside) of every cell touching a closed front of facets.
+///
+/// The facets are oriented outward by the divergence theorem (`Σ x_f · n_f > 0` for outward
+/// normals); a cell holding a facet lies on the side its normal points to or away from; the other
+/// touching cells take the side of a touching neighbour across a face that is not a front facet
+/// (around each front node the front splits the cells into two connected groups, each next to a
+/// front facet).
+fn sides<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    facets: &[u32],
+    geometry: &[[Point<D>; D]],
+    front_nodes: &[u32],
+    touching: &[u32],
+) -> Result<HashMap<u32, i8>, FmmError> {
+    let sorted = |f: &[u32; D]| {
+        let mut s = *f;
+        s.sort_unstable();
+        s
+    };
+    // Closed: every (D − 2)-face of the front (a node in 2D, an edge in 3D) is shared by two facets.
+    let mut ridges: HashMap<Vec<u32>, u32> = HashMap::new();
+    for &f in facets {
+        let nodes = sorted(&mesh.facets()[f as usize]);
+        for skip in 0..D {
+            let ridge: Vec<u32> = (0..D).filter(|&j| j != skip).map(|j| nodes[j]).collect();
+            *ridges.entry(ridge).or_default() += 1;
+        }
+    }
+    if let Some((ridge, n)) = ridges.iter().find(|(_, &n)| n != 2) {
+        return Err(FmmError::OpenFront(format!(
+            "{} {ridge:?} belongs to {n} front facet(s), not 2",
+            if D == 2 { "node" } else { "edge" }
+        )));
+    }
+    let normals: Vec<Vector<D>> = geometry.iter().map(|g| math::facet_area_normal(&g[..])).collect();
+    let orientation: f64 = geometry.iter().zip(&normals).map(|(g, n)| g[0].dot(n)).sum();
+    let outward = if orientation > 0.0 { 1.0 } else { -1.0 };
+
+    let front_set: HashSet<[u32; D]> = facets.iter().map(|&f| sorted(&mesh.facets()[f as usize])).collect();
+    let mut side: HashMap<u32, i8> = HashMap::with_capacity(touching.len());
+    let mut queue = Vec::new();
+    for (i, &f) in facets.iter().enumerate() {
+        for &c in &mesh.facet_cells()[f as usize] {
+            if c == NONE {
+                continue;
+            }
+            let opposite = mesh
+                .cell(c)
+                .iter()
+                .find(|v| !mesh.facets()[f as usize].contains(v))
+                .expect("a cell has a node off its facet");
+            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normals[i]) * outward;
+            let s = if toward > 0.0 { 1 } else { -1 };
+            if side.insert(c, s).is_none() {
+                queue.push(c);
+            }
+        }
+    }
+    let is_touching = |c: u32| touching.binary_search(&c).is_ok();
+    while let Some(c) = queue.pop() {
+        let s = side[&c];
+        for k in 0..=D {
+            let n = mesh.neighbour(c, k);
+            if n == NONE || side.contains_key(&n) || !is_touching(n) {
+                continue;
+            }
+            let face = sorted(&std::array::from_fn(|j| mesh.cell(c)[(k + 1 + j) % (D + 1)]));
+            if front_set.contains(&face) {
+                continue;
+            }
+            side.insert(n, s);
+            queue.push(n);
+        }
+    }
+    debug_assert!(front_nodes
+        .iter()
+        .all(|&v| mesh.cells_of_node(v).iter().all(|c| side.contains_key(c))));
+    Ok(side)
+}
+
+/// A front given by a shape: its signed distance at every node (in parallel); the nodes of the
+/// cells where it changes sign are initialised with `|φ|`, and every node knows its side.
+fn from_shape<'a, const D: usize>(mesh: &SimplexMesh<D>, shape: &'a dyn Shape<D>) -> Result<State<'a, D>, FmmError> {
+    use rayon::prelude::*;
+    let phi: Vec<f64> = mesh.points().par_iter().map(|x| shape.signed_distance(x)).collect();
+    let mut state = State::new(mesh.num_points(), Geometry::Shape(shape));
+    for (s, &p) in state.sign.iter_mut().zip(&phi) {
+        *s = if p < 0.0 { -1 } else { 1 };
+    }
+    for c in 0..mesh.num_cells() as u32 {
+        let cell = mesh.cell(c);
+        let (lo, hi) = cell.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(phi[v as usize]), hi.max(phi[v as usize]))
+        });
+        if lo <= 0.0 && hi >= 0.0 {
+            for &v in cell {
+                let sign = state.sign[v as usize];
+                state.freeze(v, phi[v as usize].abs(), sign, 0);
+            }
+        }
+    }
+    if state.initialised.is_empty() {
+        return Err(FmmError::EmptyFront(
+            "the shape's boundary does not cross the mesh".into(),
+        ));
+    }
+    Ok(state)
+}

@@ -1,0 +1,70 @@
+//! Analytic shapes with an exact signed distance (negative inside): used as non-conforming fronts
+//! for the distance fields, to build body meshes, and as exact references in tests.
+
+use crate::math::Point;
+
+/// A shape given by its signed distance function.
+pub trait Shape<const D: usize>: Send + Sync {
+    /// Signed distance from `x` to the shape's boundary: negative inside, positive outside.
+    fn signed_distance(&self, x: &Point<D>) -> f64;
+}
+
+/// A disk (2D) or a ball (3D).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ball<const D: usize> {
+    /// Centre.
+    pub centre: Point<D>,
+    /// Radius.
+    pub radius: f64,
+}
+
+impl<const D: usize> Shape<D> for Ball<D> {
+    /// `|x − c| − r`.
+    fn signed_distance(&self, x: &Point<D>) -> f64 {
+        (x - self.centre).norm() - self.radius
+    }
+}
+
+/// A simple polygon (2D), its vertices listed in either orientation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Polygon {
+    /// The vertices, the last joined to the first.
+    pub vertices: Vec<Point<2>>,
+}
+
+impl Shape<2> for Polygon {
+    /// The distance to the nearest edge, negative when `x` is inside (by the even–odd rule).
+    fn signed_distance(&self, x: &Point<2>) -> f64 {
+        let n = self.vertices.len();
+        let mut d2 = f64::INFINITY;
+        let mut inside = false;
+        for i in 0..n {
+            let (a, b) = (self.vertices[i], self.vertices[(i + 1) % n]);
+            d2 = d2.min((x - crate::math::closest_point_on_segment(x, &a, &b)).norm_squared());
+            if (a.y > x.y) != (b.y > x.y) && x.x < a.x + (x.y - a.y) * (b.x - a.x) / (b.y - a.y) {
+                inside = !inside;
+            }
+        }
+        if inside {
+            -d2.sqrt()
+        } else {
+            d2.sqrt()
+        }
+    }
+}
+
+/// The union of shapes: `min` of their signed distances, which is the exact distance outside the
+/// union (and a bound inside it where the parts overlap).
+pub struct Union<const D: usize> {
+    /// The parts.
+    pub parts: Vec<Box<dyn Shape<D>>>,
+}
+
+impl<const D: usize> Shape<D> for Union<D> {
+    fn signed_distance(&self, x: &Point<D>) -> f64 {
+        self.parts
+            .iter()
+            .map(|p| p.signed_distance(x))
+            .fold(f64::INFINITY, f64::min)
+    }
+}
