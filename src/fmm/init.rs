@@ -43,6 +43,8 @@ pub(super) struct State<'a, const D: usize> {
     pub heap: NodeHeap,
     /// The initialised nodes, in increasing order of value.
     pub initialised: Vec<u32>,
+    /// The accepted nodes after the initialised ones, in order.
+    pub accepted: Vec<u32>,
     pub geometry: Geometry<'a, D>,
 }
 
@@ -55,6 +57,7 @@ impl<'a, const D: usize> State<'a, D> {
             closest: vec![NONE; n],
             heap: NodeHeap::new(n),
             initialised: Vec::new(),
+            accepted: Vec::new(),
             geometry,
         }
     }
@@ -90,6 +93,8 @@ impl<'a, const D: usize> State<'a, D> {
             .map(|(&r, (&v, &s))| if r { f64::from(s) * v } else { default })
             .collect();
         let accepted = reached.iter().filter(|&&r| r).count();
+        let mut order = self.initialised.clone();
+        order.extend(&self.accepted);
         let closest = options.closest_point.then(|| {
             self.closest
                 .iter()
@@ -101,6 +106,7 @@ impl<'a, const D: usize> State<'a, D> {
             values,
             reached,
             closest,
+            order,
             front_facets: match self.geometry {
                 Geometry::Facets(f) => f,
                 Geometry::Shape(_) => Vec::new(),
@@ -214,11 +220,10 @@ fn from_facets<'a, const D: usize>(
 
 /// The side (−1 inside, +1 outside) of every cell touching a closed front of facets.
 ///
-/// The facets are oriented outward by the divergence theorem (`Σ x_f · n_f > 0` for outward
-/// normals); a cell holding a facet lies on the side its normal points to or away from; the other
-/// touching cells take the side of a touching neighbour across a face that is not a front facet
-/// (around each front node the front splits the cells into two connected groups, each next to a
-/// front facet).
+/// The facets are first oriented outward ([`orient`]); a cell holding a facet lies on the side its
+/// normal points to or away from; the other touching cells take the side of a touching neighbour
+/// across a face that is not a front facet (around each front node the front splits the cells into
+/// two connected groups, each next to a front facet).
 fn sides<const D: usize>(
     mesh: &SimplexMesh<D>,
     facets: &[u32],
@@ -231,25 +236,12 @@ fn sides<const D: usize>(
         s.sort_unstable();
         s
     };
-    // Closed: every (D − 2)-face of the front (a node in 2D, an edge in 3D) is shared by two facets.
-    let mut ridges: HashMap<Vec<u32>, u32> = HashMap::new();
-    for &f in facets {
-        let nodes = sorted(&mesh.facets()[f as usize]);
-        for skip in 0..D {
-            let ridge: Vec<u32> = (0..D).filter(|&j| j != skip).map(|j| nodes[j]).collect();
-            *ridges.entry(ridge).or_default() += 1;
-        }
-    }
-    if let Some((ridge, n)) = ridges.iter().find(|(_, &n)| n != 2) {
-        return Err(FmmError::OpenFront(format!(
-            "{} {ridge:?} belongs to {n} front facet(s), not 2",
-            if D == 2 { "node" } else { "edge" }
-        )));
-    }
-    let normals: Vec<Vector<D>> = geometry.iter().map(|g| math::facet_area_normal(&g[..])).collect();
-    let orientation: f64 = geometry.iter().zip(&normals).map(|(g, n)| g[0].dot(n)).sum();
-    let outward = if orientation > 0.0 { 1.0 } else { -1.0 };
-
+    let outward = orient(mesh, facets, geometry)?;
+    let normals: Vec<Vector<D>> = geometry
+        .iter()
+        .zip(&outward)
+        .map(|(g, &o)| math::facet_area_normal(&g[..]) * o)
+        .collect();
     let front_set: HashSet<[u32; D]> = facets.iter().map(|&f| sorted(&mesh.facets()[f as usize])).collect();
     let mut side: HashMap<u32, i8> = HashMap::with_capacity(touching.len());
     let mut queue = Vec::new();
@@ -263,7 +255,7 @@ fn sides<const D: usize>(
                 .iter()
                 .find(|v| !mesh.facets()[f as usize].contains(v))
                 .expect("a cell has a node off its facet");
-            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normals[i]) * outward;
+            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normals[i]);
             let s = if toward > 0.0 { 1 } else { -1 };
             if side.insert(c, s).is_none() {
                 queue.push(c);
@@ -290,6 +282,99 @@ fn sides<const D: usize>(
         .iter()
         .all(|&v| mesh.cells_of_node(v).iter().all(|c| side.contains_key(c))));
     Ok(side)
+}
+
+/// For each front facet, ±1: the factor that makes its normal ([`math::facet_area_normal`] of its
+/// nodes in the given order) point out of the region the front encloses.
+///
+/// The front must be closed: every ridge (a node in 2D, an edge in 3D) is shared by exactly two
+/// facets. Facets sharing a ridge are consistently oriented when they induce opposite orientations
+/// on it (a node is the end of one segment and the start of the next; an edge is traversed in
+/// opposite directions); a breadth-first search over the ridges orients each connected component of
+/// the front, and the component is then flipped if needed so that `Σ x_f · n_f > 0` (the
+/// divergence theorem: its enclosed volume is positive with outward normals). Each component is taken
+/// as the boundary of its own region.
+fn orient<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    facets: &[u32],
+    geometry: &[[Point<D>; D]],
+) -> Result<Vec<f64>, FmmError> {
+    // Ridges as sorted node pairs (the second NONE in 2D) with the orientation each facet induces.
+    let mut ridges: HashMap<[u32; 2], Vec<(u32, f64)>> = HashMap::new();
+    for (i, &f) in facets.iter().enumerate() {
+        let nodes = mesh.facets()[f as usize];
+        for skip in 0..D {
+            let rest: Vec<u32> = (0..D).filter(|&j| j != skip).map(|j| nodes[j]).collect();
+            let mut sign = if skip % 2 == 0 { 1.0 } else { -1.0 };
+            let key = if D == 2 {
+                [rest[0], NONE]
+            } else if rest[0] < rest[1] {
+                [rest[0], rest[1]]
+            } else {
+                sign = -sign;
+                [rest[1], rest[0]]
+            };
+            ridges.entry(key).or_default().push((i as u32, sign));
+        }
+    }
+    if let Some((ridge, owners)) = ridges.iter().find(|(_, o)| o.len() != 2) {
+        let what = if D == 2 {
+            format!("node {}", ridge[0])
+        } else {
+            format!("edge {ridge:?}")
+        };
+        return Err(FmmError::OpenFront(format!(
+            "{what} belongs to {} front facet(s), not 2",
+            owners.len()
+        )));
+    }
+    let mut facet_ridges: Vec<Vec<[u32; 2]>> = vec![Vec::new(); facets.len()];
+    for (key, owners) in &ridges {
+        for &(f, _) in owners {
+            facet_ridges[f as usize].push(*key);
+        }
+    }
+    let mut flip = vec![0.0f64; facets.len()];
+    for seed in 0..facets.len() {
+        if flip[seed] != 0.0 {
+            continue;
+        }
+        flip[seed] = 1.0;
+        let mut component = vec![seed];
+        let mut queue = vec![seed];
+        while let Some(f) = queue.pop() {
+            for key in &facet_ridges[f] {
+                let owners = &ridges[key];
+                let (mine, other) = if owners[0].0 as usize == f {
+                    (owners[0], owners[1])
+                } else {
+                    (owners[1], owners[0])
+                };
+                let wanted = -mine.1 * flip[f] / other.1;
+                let g = other.0 as usize;
+                if flip[g] == 0.0 {
+                    flip[g] = wanted;
+                    component.push(g);
+                    queue.push(g);
+                } else if flip[g] != wanted {
+                    return Err(FmmError::OpenFront(format!(
+                        "the front is not orientable around facet {} (a non-manifold or one-sided surface)",
+                        facets[g]
+                    )));
+                }
+            }
+        }
+        let enclosed: f64 = component
+            .iter()
+            .map(|&f| geometry[f][0].dot(&math::facet_area_normal(&geometry[f][..])) * flip[f])
+            .sum();
+        if enclosed < 0.0 {
+            for &f in &component {
+                flip[f] = -flip[f];
+            }
+        }
+    }
+    Ok(flip)
 }
 
 /// A front given by a shape: its signed distance at every node (in parallel); the nodes of the

@@ -18,6 +18,7 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
         }
         state.heap.pop();
         state.status[v as usize] = ACCEPTED;
+        state.accepted.push(v);
         relax(mesh, state, v, closest_point);
     }
 }

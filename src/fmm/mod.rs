@@ -118,6 +118,9 @@ pub struct DistanceField<const D: usize> {
     /// In closest-point mode, the front facet closest to each reached node (its index among the
     /// front's facets, see [`front_facets`](Self::front_facets)), [`crate::mesh::NONE`] elsewhere.
     pub closest: Option<Vec<u32>>,
+    /// The nodes in the order the march fixed their values: the initialised nodes first (by value),
+    /// then the accepted ones. Values along it never decrease after the initialised nodes.
+    pub order: Vec<u32>,
     /// The front's facets (their nodes' coordinates), for a front of mesh facets.
     pub front_facets: Vec<[Point<D>; D]>,
     /// `d_max` (infinite for a whole-mesh march).

@@ -1,0 +1,372 @@
+//! Fast marching beyond circles: non-convex fronts against their exact distance, monotonicity on
+//! obtuse meshes, parallel fields, queries, and bad input.
+
+use std::collections::BTreeMap;
+use tumble::fmm::{distance_to_range, distance_to_ranges, FmmError, FmmOptions, Front};
+use tumble::math::Point;
+use tumble::mesh::generate::{axis_box, ball, Sphere};
+use tumble::mesh::MeshParts;
+use tumble::shape::{Ball, Polygon, Shape, Union};
+use tumble::SimplexMesh;
+
+fn p2(x: f64, y: f64) -> Point<2> {
+    Point::<2>::new(x, y)
+}
+
+/// The L-shaped region [−0.5, 0.5]² minus [0, 0.5]², as a polygon.
+fn l_shape() -> Polygon {
+    Polygon {
+        vertices: vec![
+            p2(-0.5, -0.5),
+            p2(0.5, -0.5),
+            p2(0.5, 0.0),
+            p2(0.0, 0.0),
+            p2(0.0, 0.5),
+            p2(-0.5, 0.5),
+        ],
+    }
+}
+
+/// A square mesh of [−1, 1]² with `n` intervals per side and, as facet marker 10 ("L"), the mesh
+/// edges lying on the polygon's boundary (the polygon's vertices must be grid nodes).
+fn square_with_polygon_front(n: usize, polygon: &Polygon) -> SimplexMesh<2> {
+    let mesh = axis_box::<2>(p2(-1.0, -1.0), p2(1.0, 1.0), [n, n]).unwrap();
+    let on_polygon = |a: &Point<2>, b: &Point<2>| {
+        let m = polygon.vertices.len();
+        (0..m).any(|i| {
+            let (p, q) = (polygon.vertices[i], polygon.vertices[(i + 1) % m]);
+            let on = |x: &Point<2>| {
+                let t = (x - p).dot(&(q - p)) / (q - p).norm_squared();
+                (-1e-12..=1.0 + 1e-12).contains(&t) && (x - (p + (q - p) * t)).norm() < 1e-12
+            };
+            on(a) && on(b)
+        })
+    };
+    let mut facets = mesh.facets().to_vec();
+    let mut markers = mesh.facet_markers().to_vec();
+    let mut seen = std::collections::HashSet::new();
+    for c in 0..mesh.num_cells() as u32 {
+        let cell = mesh.cell(c);
+        for k in 0..3 {
+            let (a, b) = (cell[(k + 1) % 3], cell[(k + 2) % 3]);
+            let (pa, pb) = (mesh.points()[a as usize], mesh.points()[b as usize]);
+            if on_polygon(&pa, &pb) && seen.insert((a.min(b), a.max(b))) {
+                facets.push([a, b]);
+                markers.push(10);
+            }
+        }
+    }
+    let mut names: BTreeMap<i32, String> = mesh.facet_names().clone();
+    names.insert(10, "L".into());
+    SimplexMesh::new(MeshParts {
+        points: mesh.points().to_vec(),
+        cells: mesh.cells().to_vec(),
+        cell_markers: mesh.cell_markers().to_vec(),
+        facets,
+        facet_markers: markers,
+        facet_names: names,
+        cell_names: mesh.cell_names().clone(),
+    })
+    .unwrap()
+}
+
+fn max_error(mesh: &SimplexMesh<2>, values: &[f64], shape: &dyn Shape<2>, only: impl Fn(f64) -> bool) -> f64 {
+    mesh.points()
+        .iter()
+        .zip(values)
+        .filter(|(x, _)| only(shape.signed_distance(x)))
+        .map(|(x, v)| (v - shape.signed_distance(x)).abs())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn l_shaped_conforming_front() {
+    let l = l_shape();
+    for n in [40, 80] {
+        let h = 2.0 / n as f64;
+        let mesh = square_with_polygon_front(n, &l);
+        let front = Front::named(&mesh, &["L"]).unwrap();
+        let march = distance_to_range(&mesh, &front, &FmmOptions::default()).unwrap();
+        let closest = distance_to_range(
+            &mesh,
+            &front,
+            &FmmOptions {
+                closest_point: true,
+                ..FmmOptions::default()
+            },
+        )
+        .unwrap();
+        let e_march = max_error(&mesh, &march.values, &l, |_| true);
+        let e_closest = max_error(&mesh, &closest.values, &l, |_| true);
+        println!("L-shape h = {h}: max error march {e_march:.3e}, closest-point {e_closest:.3e}");
+        // The front is exactly polygonal: closest-point mode is exact, concave corner included.
+        assert!(e_closest < 1e-12, "{e_closest}");
+        assert!(e_march < 0.05, "{e_march}");
+        // Signs: every node off the front is on the right side.
+        for (x, v) in mesh.points().iter().zip(&march.values) {
+            let exact = l.signed_distance(x);
+            assert!(
+                exact.abs() < 1e-12 || v.signum() == exact.signum(),
+                "sign at {x}: {v} vs {exact}"
+            );
+        }
+    }
+}
+
+/// A five-pointed star and the tripole (three overlapping disks of diameter 0.25) as fronts cutting
+/// through a square mesh: the march converges to their exact distance outside them.
+#[test]
+fn star_and_tripole_shape_fronts() {
+    let star = Polygon {
+        vertices: (0..10)
+            .map(|k| {
+                let angle = std::f64::consts::PI / 2.0 + k as f64 * std::f64::consts::PI / 5.0;
+                let r = if k % 2 == 0 { 0.6 } else { 0.25 };
+                p2(r * angle.cos(), r * angle.sin())
+            })
+            .collect(),
+    };
+    let tripole = Union {
+        parts: (0..3)
+            .map(|k| {
+                let angle = std::f64::consts::PI / 2.0 + k as f64 * 2.0 * std::f64::consts::PI / 3.0;
+                Box::new(Ball {
+                    centre: p2(0.1 * angle.cos(), 0.1 * angle.sin()),
+                    radius: 0.125,
+                }) as Box<dyn Shape<2>>
+            })
+            .collect(),
+    };
+    for (name, shape) in [("star", &star as &dyn Shape<2>), ("tripole", &tripole as &dyn Shape<2>)] {
+        let mut errors = Vec::new();
+        for n in [50, 100, 200] {
+            let mesh = axis_box::<2>(p2(-1.0, -1.0), p2(1.0, 1.0), [n, n]).unwrap();
+            let field = distance_to_range(&mesh, &Front::Shape(shape), &FmmOptions::default()).unwrap();
+            // Outside the shape the union's signed distance is exact; compare there.
+            let e = max_error(&mesh, &field.values, shape, |d| d > 0.0);
+            // Signs are those of the shape's signed distance.
+            for (x, v) in mesh.points().iter().zip(&field.values) {
+                assert_eq!(v.signum(), shape.signed_distance(x).signum(), "{name} at {x}");
+            }
+            let closest = distance_to_range(
+                &mesh,
+                &Front::Shape(shape),
+                &FmmOptions {
+                    closest_point: true,
+                    ..FmmOptions::default()
+                },
+            )
+            .unwrap();
+            assert!(max_error(&mesh, &closest.values, shape, |_| true) < 1e-12);
+            errors.push(e);
+        }
+        println!("{name}: max error outside {errors:?}");
+        assert!(errors[2] < errors[0] / 2.0 && errors[2] < 0.02, "{name}: {errors:?}");
+    }
+}
+
+/// A deliberately bad mesh: the nodes of a square lattice shifted so that a third of the triangles
+/// are obtuse. The march stays monotone: values along the acceptance order never decrease.
+#[test]
+fn monotone_on_obtuse_meshes() {
+    let n = 60;
+    let mesh = axis_box::<2>(p2(-1.0, -1.0), p2(1.0, 1.0), [n, n]).unwrap();
+    let h = 2.0 / n as f64;
+    let mut points = mesh.points().to_vec();
+    for (i, p) in points.iter_mut().enumerate() {
+        if p.x.abs() < 1.0 - 1e-9 && p.y.abs() < 1.0 - 1e-9 {
+            let (a, b) = (
+                (i * 7919 % 1000) as f64 / 1000.0 - 0.5,
+                (i * 104729 % 1000) as f64 / 1000.0 - 0.5,
+            );
+            p.x += 0.45 * h * a;
+            p.y += 0.45 * h * b;
+        }
+    }
+    let mesh = SimplexMesh::new(MeshParts {
+        points,
+        cells: mesh.cells().to_vec(),
+        cell_markers: mesh.cell_markers().to_vec(),
+        facets: mesh.facets().to_vec(),
+        facet_markers: mesh.facet_markers().to_vec(),
+        facet_names: mesh.facet_names().clone(),
+        cell_names: mesh.cell_names().clone(),
+    })
+    .unwrap();
+    let obtuse = (0..mesh.num_cells() as u32)
+        .filter(|&c| {
+            let p = mesh.cell_points(c);
+            (0..3).any(|k| (p[(k + 1) % 3] - p[k]).dot(&(p[(k + 2) % 3] - p[k])) < 0.0)
+        })
+        .count();
+    assert!(
+        obtuse * 4 > mesh.num_cells(),
+        "only {obtuse} obtuse triangles of {}",
+        mesh.num_cells()
+    );
+    let disk = Ball {
+        centre: p2(0.1, -0.05),
+        radius: 0.3,
+    };
+    for front in [Front::Shape(&disk), Front::named(&mesh, &["xmin"]).unwrap()] {
+        let options = FmmOptions {
+            signed: matches!(front, Front::Shape(_)),
+            ..FmmOptions::default()
+        };
+        let field = distance_to_range(&mesh, &front, &options).unwrap();
+        let marched = &field.order[field.stats.initialised..];
+        assert!(marched.len() > mesh.num_points() / 2);
+        for pair in marched.windows(2) {
+            let (a, b) = (
+                field.values[pair[0] as usize].abs(),
+                field.values[pair[1] as usize].abs(),
+            );
+            assert!(b >= a, "not monotone: {a} then {b}");
+        }
+        // Still first-order accurate for the wall distance x + 1.
+        if let Front::Markers(_) = front {
+            let e = mesh
+                .points()
+                .iter()
+                .zip(&field.values)
+                .map(|(x, v)| (v - (x.x + 1.0)).abs())
+                .fold(0.0, f64::max);
+            assert!(e < 2.0 * h, "wall distance error {e}");
+        }
+    }
+}
+
+/// Several fields at once are each what a single call gives, whatever the number of threads.
+#[test]
+fn parallel_fields_are_independent_of_threads() {
+    let o = p2(0.0, 0.0);
+    let mesh = ball(
+        &[
+            Sphere::new(o, 0.5, "a"),
+            Sphere::new(o, 1.0, "b"),
+            Sphere::new(o, 2.0, "c"),
+        ],
+        false,
+        0.05,
+    )
+    .unwrap();
+    let fronts = [
+        Front::named(&mesh, &["a"]).unwrap(),
+        Front::named(&mesh, &["b"]).unwrap(),
+        Front::named(&mesh, &["a", "b"]).unwrap(),
+    ];
+    let options = FmmOptions {
+        max_distance: Some(0.4),
+        signed: false,
+        ..FmmOptions::default()
+    };
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let serial: Vec<Vec<f64>> = one
+        .install(|| distance_to_ranges(&mesh, &fronts, &options))
+        .into_iter()
+        .map(|f| f.unwrap().values)
+        .collect();
+    let parallel: Vec<Vec<f64>> = two
+        .install(|| distance_to_ranges(&mesh, &fronts, &options))
+        .into_iter()
+        .map(|f| f.unwrap().values)
+        .collect();
+    assert_eq!(serial, parallel);
+    for (front, values) in fronts.iter().zip(&serial) {
+        assert_eq!(&distance_to_range(&mesh, front, &options).unwrap().values, values);
+    }
+}
+
+/// Value, normal and argmin queries: an inner circle of radius 0.5 centred at (0.5, 0) inside a disk
+/// of radius 2; the field of the inner circle is smallest on the outer circle at (2, 0), where it is
+/// 2 − 1 = 1.
+#[test]
+fn queries() {
+    let mesh = ball(
+        &[
+            Sphere::new(p2(0.5, 0.0), 0.5, "inner"),
+            Sphere::new(p2(0.0, 0.0), 2.0, "outer"),
+        ],
+        false,
+        0.02,
+    )
+    .unwrap();
+    let field = distance_to_range(
+        &mesh,
+        &Front::named(&mesh, &["inner"]).unwrap(),
+        &FmmOptions {
+            closest_point: true,
+            ..FmmOptions::default()
+        },
+    )
+    .unwrap();
+    let exact = |x: &Point<2>| (x - p2(0.5, 0.0)).norm() - 0.5;
+    for x in [p2(1.3, 0.4), p2(-1.0, 0.2), p2(0.5, 0.1), p2(0.2, -1.5)] {
+        let v = field.value_at(&mesh, &x).unwrap();
+        assert!((v - exact(&x)).abs() < 2e-3, "value at {x}: {v} vs {}", exact(&x));
+        let n = field.normal_at(&mesh, &x).unwrap();
+        let expected = (x - p2(0.5, 0.0)).normalize();
+        assert!(n.dot(&expected) > 0.99, "normal at {x}: {n}");
+    }
+    assert_eq!(field.value_at(&mesh, &p2(3.0, 0.0)), None);
+    let outer = mesh.facet_marker("outer").unwrap();
+    let (point, value) = field.argmin_on(&mesh, &[outer]).unwrap();
+    assert!((point - p2(2.0, 0.0)).norm() < 0.05, "{point}");
+    assert!((value - 1.0).abs() < 1e-3, "{value}");
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let mesh = ball(
+        &[
+            Sphere::new(p2(0.0, 0.0), 1.0, "inner"),
+            Sphere::new(p2(0.0, 0.0), 2.0, "outer"),
+        ],
+        false,
+        0.2,
+    )
+    .unwrap();
+    let err = Front::named(&mesh, &["nope"]).err().unwrap().to_string();
+    assert!(
+        err.contains("no marker named 'nope'") && err.contains("inner, outer"),
+        "{err}"
+    );
+    let err = distance_to_range(&mesh, &Front::Markers(vec![42]), &FmmOptions::default()).unwrap_err();
+    assert!(matches!(err, FmmError::EmptyFront(_)), "{err}");
+    for bad in [0.0, -1.0, f64::NAN] {
+        let options = FmmOptions {
+            max_distance: Some(bad),
+            ..FmmOptions::default()
+        };
+        let err = distance_to_range(&mesh, &Front::named(&mesh, &["inner"]).unwrap(), &options)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("option max_distance: the band width must be positive"),
+            "{err}"
+        );
+    }
+    // A wall that does not close: signed is refused, unsigned works.
+    let square = axis_box::<2>(p2(0.0, 0.0), p2(1.0, 1.0), [4, 4]).unwrap();
+    let wall = Front::named(&square, &["ymin"]).unwrap();
+    let err = distance_to_range(&square, &wall, &FmmOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("a signed distance needs a closed front") && err.contains("belongs to 1 front facet"),
+        "{err}"
+    );
+    let unsigned = FmmOptions {
+        signed: false,
+        ..FmmOptions::default()
+    };
+    assert!(distance_to_range(&square, &wall, &unsigned).is_ok());
+    // A shape that misses the mesh.
+    let far = Ball {
+        centre: p2(10.0, 10.0),
+        radius: 1.0,
+    };
+    let err = distance_to_range(&square, &Front::Shape(&far), &FmmOptions::default()).unwrap_err();
+    assert!(matches!(err, FmmError::EmptyFront(_)), "{err}");
+}
