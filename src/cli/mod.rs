@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod distance;
 mod mesh;
 
 use clap::{Parser, Subcommand};
@@ -19,11 +20,15 @@ enum Command {
     /// Inspect and convert meshes (example: tumble mesh info meshes/disk_r3.msh).
     #[command(subcommand)]
     Mesh(mesh::MeshCommand),
+    /// Distance to marked facets by narrow-band fast marching, to a .vtu file
+    /// (example: tumble distance meshes/disk_r3.msh --front r1 --band 1 -o distance.vtu).
+    Distance(distance::DistanceArgs),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Mesh(m) => mesh::run(m),
+        Command::Distance(d) => distance::run(d),
     }
 }

@@ -14,8 +14,9 @@ pub(super) const ACCEPTED: u8 = 2;
 
 /// What the front is made of, for exact distances.
 pub(super) enum Geometry<'a, const D: usize> {
-    /// Facets' node coordinates.
-    Facets(Vec<[Point<D>; D]>),
+    /// Facets' node coordinates, and for each facet the facets sharing a ridge with it (a node in
+    /// 2D, an edge in 3D; NONE where there is none).
+    Facets(Vec<[Point<D>; D]>, Vec<[u32; 3]>),
     /// An analytic shape (one "element": itself).
     Shape(&'a dyn Shape<D>),
 }
@@ -25,9 +26,35 @@ impl<const D: usize> Geometry<'_, D> {
     #[inline]
     pub fn distance(&self, x: &Point<D>, e: u32) -> f64 {
         match self {
-            Geometry::Facets(f) => math::distance_to_facet(x, &f[e as usize]),
+            Geometry::Facets(f, _) => math::distance_to_facet(x, &f[e as usize]),
             Geometry::Shape(s) => s.signed_distance(x).abs(),
         }
+    }
+
+    /// The front element closest to `x` found by descending from `start` across ridges while the
+    /// distance decreases, and its distance. A node inheriting its neighbour's facet may not be
+    /// closest to that very facet where the front curves towards it; the descent reaches the
+    /// closest one on a smooth front.
+    #[inline]
+    pub fn descend(&self, x: &Point<D>, start: u32) -> (f64, u32) {
+        let (mut best, mut e) = (self.distance(x, start), start);
+        if let Geometry::Facets(_, neighbours) = self {
+            loop {
+                let mut improved = false;
+                for &g in &neighbours[e as usize] {
+                    if g != NONE {
+                        let d = self.distance(x, g);
+                        if d < best {
+                            (best, e, improved) = (d, g, true);
+                        }
+                    }
+                }
+                if !improved {
+                    break;
+                }
+            }
+        }
+        (best, e)
     }
 }
 
@@ -108,7 +135,7 @@ impl<'a, const D: usize> State<'a, D> {
             closest,
             order,
             front_facets: match self.geometry {
-                Geometry::Facets(f) => f,
+                Geometry::Facets(f, _) => f,
                 Geometry::Shape(_) => Vec::new(),
             },
             max_distance: d_max,
@@ -187,7 +214,8 @@ fn from_facets<'a, const D: usize>(
         HashMap::new()
     };
 
-    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry));
+    let neighbours = facet_neighbours(mesh, &facets);
+    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours));
     for &v in &front_nodes {
         let first = facets_of(v).next().expect("a front node has a facet");
         state.freeze(v, 0.0, 1, first);
@@ -216,6 +244,44 @@ fn from_facets<'a, const D: usize>(
         }
     }
     Ok(state)
+}
+
+/// The ridges (a node in 2D, an edge in 3D, as a sorted pair with NONE second in 2D) of a facet.
+fn ridges<const D: usize>(nodes: &[u32; D]) -> impl Iterator<Item = (usize, [u32; 2])> + '_ {
+    (0..D).map(move |skip| {
+        let mut rest = (0..D).filter(|&j| j != skip).map(|j| nodes[j]);
+        let a = rest.next().expect("D >= 2");
+        let key = match rest.next() {
+            Some(b) => [a.min(b), a.max(b)],
+            None => [a, NONE],
+        };
+        (skip, key)
+    })
+}
+
+/// For each front facet, the front facets sharing one of its ridges (up to three; NONE for none).
+fn facet_neighbours<const D: usize>(mesh: &SimplexMesh<D>, facets: &[u32]) -> Vec<[u32; 3]> {
+    let mut by_ridge: HashMap<[u32; 2], Vec<u32>> = HashMap::new();
+    for (i, &f) in facets.iter().enumerate() {
+        for (_, key) in ridges(&mesh.facets()[f as usize]) {
+            by_ridge.entry(key).or_default().push(i as u32);
+        }
+    }
+    (0..facets.len())
+        .map(|i| {
+            let mut out = [NONE; 3];
+            let mut n = 0;
+            for (_, key) in ridges(&mesh.facets()[facets[i] as usize]) {
+                for &g in &by_ridge[&key] {
+                    if g != i as u32 && n < 3 && !out.contains(&g) {
+                        out[n] = g;
+                        n += 1;
+                    }
+                }
+            }
+            out
+        })
+        .collect()
 }
 
 /// The side (−1 inside, +1 outside) of every cell touching a closed front of facets.
@@ -300,24 +366,19 @@ fn orient<const D: usize>(
     geometry: &[[Point<D>; D]],
 ) -> Result<Vec<f64>, FmmError> {
     // Ridges as sorted node pairs (the second NONE in 2D) with the orientation each facet induces.
-    let mut ridges: HashMap<[u32; 2], Vec<(u32, f64)>> = HashMap::new();
+    let mut ridge_owners: HashMap<[u32; 2], Vec<(u32, f64)>> = HashMap::new();
     for (i, &f) in facets.iter().enumerate() {
         let nodes = mesh.facets()[f as usize];
-        for skip in 0..D {
-            let rest: Vec<u32> = (0..D).filter(|&j| j != skip).map(|j| nodes[j]).collect();
-            let mut sign = if skip % 2 == 0 { 1.0 } else { -1.0 };
-            let key = if D == 2 {
-                [rest[0], NONE]
-            } else if rest[0] < rest[1] {
-                [rest[0], rest[1]]
-            } else {
-                sign = -sign;
-                [rest[1], rest[0]]
-            };
-            ridges.entry(key).or_default().push((i as u32, sign));
+        for (skip, key) in ridges(&nodes) {
+            // The orientation the facet induces on the ridge: (−1)^skip, times the parity of the
+            // sort that made the key (the remaining nodes, in facet order, reversed or not).
+            let first_remaining = nodes[if skip == 0 { 1 } else { 0 }];
+            let sorted_sign = if D == 3 && first_remaining != key[0] { -1.0 } else { 1.0 };
+            let sign = if skip % 2 == 0 { 1.0 } else { -1.0 } * sorted_sign;
+            ridge_owners.entry(key).or_default().push((i as u32, sign));
         }
     }
-    if let Some((ridge, owners)) = ridges.iter().find(|(_, o)| o.len() != 2) {
+    if let Some((ridge, owners)) = ridge_owners.iter().find(|(_, o)| o.len() != 2) {
         let what = if D == 2 {
             format!("node {}", ridge[0])
         } else {
@@ -329,7 +390,7 @@ fn orient<const D: usize>(
         )));
     }
     let mut facet_ridges: Vec<Vec<[u32; 2]>> = vec![Vec::new(); facets.len()];
-    for (key, owners) in &ridges {
+    for (key, owners) in &ridge_owners {
         for &(f, _) in owners {
             facet_ridges[f as usize].push(*key);
         }
@@ -344,7 +405,7 @@ fn orient<const D: usize>(
         let mut queue = vec![seed];
         while let Some(f) = queue.pop() {
             for key in &facet_ridges[f] {
-                let owners = &ridges[key];
+                let owners = &ridge_owners[key];
                 let (mine, other) = if owners[0].0 as usize == f {
                     (owners[0], owners[1])
                 } else {

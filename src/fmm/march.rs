@@ -25,7 +25,8 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 
 /// Updates the unaccepted nodes of every cell of the newly accepted node `a`, through every face
 /// of accepted nodes of that cell that contains `a` (the others were tried when their last node was
-/// accepted). In closest-point mode the candidate is the exact distance to `a`'s front facet.
+/// accepted). In closest-point mode the candidate is the exact distance to the front facet closest
+/// to the node among `a`'s facet and those reached from it by descent along the front.
 fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, closest_point: bool) {
     let points = mesh.points();
     let (pa, ta) = (points[a as usize], state.value[a as usize]);
@@ -45,8 +46,7 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, cl
             }
             let x = points[v as usize];
             let (candidate, closest) = if closest_point {
-                let f = state.closest[a as usize];
-                (state.geometry.distance(&x, f), f)
+                state.geometry.descend(&x, state.closest[a as usize])
             } else {
                 (
                     eikonal(&x, pa, ta, &known[..n_known], points, &state.value),
