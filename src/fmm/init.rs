@@ -220,27 +220,36 @@ fn from_facets<'a, const D: usize>(
         let first = facets_of(v).next().expect("a front node has a facet");
         state.freeze(v, 0.0, 1, first);
     }
+    let mut candidates: Vec<u32> = Vec::with_capacity(64);
     for &c in &touching {
         let cell = mesh.cell(c);
         for &u in cell {
             if state.status[u as usize] == ACCEPTED {
                 continue;
             }
-            let x = mesh.points()[u as usize];
-            // Candidate facets: those around the front nodes of u's touching cells.
-            let mut best = (state.value[u as usize], state.closest[u as usize]);
+            // Start from one facet of each front node in u's cells (the nodes frozen at 0 so far)
+            // and descend along the front from each to the closest facet.
+            candidates.clear();
             for &c2 in mesh.cells_of_node(u) {
                 for &f_node in mesh.cell(c2) {
-                    for f in facets_of(f_node) {
-                        let d = state.geometry.distance(&x, f);
-                        if d < best.0 || (d == best.0 && f < best.1) {
-                            best = (d, f);
-                        }
+                    let i = f_node as usize;
+                    if state.status[i] == ACCEPTED && state.value[i] == 0.0 {
+                        candidates.push(state.closest[i]);
                     }
                 }
             }
+            candidates.sort_unstable();
+            candidates.dedup();
+            let x = mesh.points()[u as usize];
+            let (mut best, mut closest) = (f64::INFINITY, NONE);
+            for &start in &candidates {
+                let (d, f) = state.geometry.descend(&x, start);
+                if d < best || (d == best && f < closest) {
+                    (best, closest) = (d, f);
+                }
+            }
             let s = side.get(&c).copied().unwrap_or(1);
-            state.freeze(u, best.0, s, best.1);
+            state.freeze(u, best, s, closest);
         }
     }
     Ok(state)
