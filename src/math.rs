@@ -181,6 +181,103 @@ pub fn closest_point_on_segment<const D: usize>(x: &Point<D>, a: &Point<D>, b: &
     a + ab * t
 }
 
+/// The closest points `(p, q)` of the segments `[a0, a1]` and `[b0, b1]` (Ericson, *Real-Time
+/// Collision Detection*, §5.1.9): minimise `|a0 + s d1 − b0 − t d2|` over `s, t ∈ [0, 1]`.
+pub fn closest_points_segments<const D: usize>(
+    a0: &Point<D>,
+    a1: &Point<D>,
+    b0: &Point<D>,
+    b1: &Point<D>,
+) -> (Point<D>, Point<D>) {
+    let (d1, d2, r) = (a1 - a0, b1 - b0, a0 - b0);
+    let (a, e, f) = (d1.norm_squared(), d2.norm_squared(), d2.dot(&r));
+    if a <= f64::EPSILON && e <= f64::EPSILON {
+        return (*a0, *b0);
+    }
+    let (s, t) = if a <= f64::EPSILON {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(&r);
+        if e <= f64::EPSILON {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(&d2);
+            let denom = a * e - b * b;
+            let mut s = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) / e;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        }
+    };
+    (a0 + d1 * s, b0 + d2 * t)
+}
+
+/// The closest points `(p, q)` of two facets (segments in 2D, triangles in 3D), `p` on `a` and `q`
+/// on `b`; where they intersect, a common point. In 2D the minimum of two disjoint segments is at an
+/// endpoint of one; in 3D that of two disjoint triangles is between a vertex and a triangle or
+/// between two edges, and the triangles intersect exactly when an edge of one crosses the other.
+pub fn closest_points_facets<const D: usize>(a: &[Point<D>], b: &[Point<D>]) -> (Point<D>, Point<D>) {
+    assert_dim::<D>();
+    let mut best = (a[0], b[0]);
+    let mut best_d = f64::INFINITY;
+    let mut consider = |p: Point<D>, q: Point<D>| {
+        let d = (p - q).norm_squared();
+        if d < best_d {
+            best_d = d;
+            best = (p, q);
+        }
+    };
+    if D == 2 {
+        let (p, q) = closest_points_segments(&a[0], &a[1], &b[0], &b[1]);
+        consider(p, q);
+        return best;
+    }
+    for (from, to, swap) in [(a, b, false), (b, a, true)] {
+        for v in &from[..3] {
+            let q = closest_point_on_facet(v, &to[..3]);
+            if swap {
+                consider(q, *v)
+            } else {
+                consider(*v, q)
+            }
+        }
+        for i in 0..3 {
+            if let Some(x) = segment_crosses_triangle(&from[i], &from[(i + 1) % 3], &to[..3]) {
+                consider(x, x);
+            }
+        }
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            let (p, q) = closest_points_segments(&a[i], &a[(i + 1) % 3], &b[j], &b[(j + 1) % 3]);
+            consider(p, q);
+        }
+    }
+    best
+}
+
+/// Where the segment `[p, q]` crosses the triangle `t` (3D), if it does.
+fn segment_crosses_triangle<const D: usize>(p: &Point<D>, q: &Point<D>, t: &[Point<D>]) -> Option<Point<D>> {
+    let n = facet_area_normal(t);
+    let (dp, dq) = ((p - t[0]).dot(&n), (q - t[0]).dot(&n));
+    if dp * dq > 0.0 || dp == dq {
+        return None;
+    }
+    let x = p + (q - p) * (dp / (dp - dq));
+    let w = barycentric(&[t[0], t[1], t[2], t[0] + n], &x);
+    (w[0] >= 0.0 && w[1] >= 0.0 && w[2] >= 0.0).then_some(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +321,54 @@ mod tests {
         assert_relative_eq!(quality(&tet), 1.0, epsilon = 1e-12);
         let flat = [p2(0.0, 0.0), p2(1.0, 0.0), p2(2.0, 0.0)];
         assert_eq!(quality(&flat), 0.0);
+    }
+
+    /// Facet–facet closest points against a brute-force sampling of both facets.
+    #[test]
+    fn closest_points_of_facets_match_brute_force() {
+        let mut seed = 99u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for _ in 0..200 {
+            let a = [
+                p3(rnd(), rnd(), rnd()),
+                p3(rnd(), rnd(), rnd()),
+                p3(rnd(), rnd(), rnd()),
+            ];
+            let b = [
+                p3(rnd(), rnd(), rnd()),
+                p3(rnd(), rnd(), rnd()),
+                p3(rnd(), rnd(), rnd()),
+            ];
+            let (p, q) = closest_points_facets(&a, &b);
+            let exact = (p - q).norm();
+            let n = 30;
+            let sample = |t: &[Point<3>; 3]| {
+                let mut pts = Vec::new();
+                for i in 0..=n {
+                    for j in 0..=n - i {
+                        let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+                        pts.push(t[0] + (t[1] - t[0]) * u + (t[2] - t[0]) * v);
+                    }
+                }
+                pts
+            };
+            let (sa, sb) = (sample(&a), sample(&b));
+            let mut brute = f64::INFINITY;
+            for x in &sa {
+                for y in &sb {
+                    brute = brute.min((x - y).norm());
+                }
+            }
+            // p and q lie on their facets: their distance is at least the true minimum.
+            assert!(exact <= brute + 1e-12 && brute - exact < 0.1, "{exact} vs {brute}");
+            assert!((distance_to_facet(&p, &a)) < 1e-9 && distance_to_facet(&q, &b) < 1e-9);
+        }
+        // Crossing segments in 2D meet.
+        let (p, q) = closest_points_facets(&[p2(-1.0, 0.0), p2(1.0, 0.0)], &[p2(0.5, -1.0), p2(0.5, 1.0)]);
+        assert!((p - q).norm() < 1e-15 && (p - p2(0.5, 0.0)).norm() < 1e-15);
     }
 
     #[test]

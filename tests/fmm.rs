@@ -370,3 +370,67 @@ fn bad_input_is_a_clear_error() {
     let err = distance_to_range(&square, &Front::Shape(&far), &FmmOptions::default()).unwrap_err();
     assert!(matches!(err, FmmError::EmptyFront(_)), "{err}");
 }
+
+/// In closest-point mode the minimum on a marked boundary is located between nodes, on the facets:
+/// two circles that are not concentric, the inner one's field evaluated on the outer one. With the
+/// inner circle of radius 0.5 at (0.3, 0.2) and the outer of radius 2 at 0, the closest point of
+/// the outer circle is along the line through both centres, where the gap is 2 − |c| − 0.5.
+#[test]
+fn argmin_between_nodes_in_closest_point_mode() {
+    let c = p2(0.3, 0.2);
+    let mesh = ball(
+        &[Sphere::new(c, 0.5, "inner"), Sphere::new(p2(0.0, 0.0), 2.0, "outer")],
+        false,
+        0.1,
+    )
+    .unwrap();
+    let front = Front::named(&mesh, &["inner"]).unwrap();
+    let outer = mesh.facet_marker("outer").unwrap();
+    let exact_gap = 2.0 - c.norm() - 0.5;
+    let exact_point = c.normalize() * 2.0;
+    let nodal = distance_to_range(&mesh, &front, &FmmOptions::default()).unwrap();
+    let (p_nodal, v_nodal) = nodal.argmin_on(&mesh, &[outer]).unwrap();
+    let exact_mode = distance_to_range(
+        &mesh,
+        &front,
+        &FmmOptions {
+            closest_point: true,
+            ..FmmOptions::default()
+        },
+    )
+    .unwrap();
+    let (p, v) = exact_mode.argmin_on(&mesh, &[outer]).unwrap();
+    println!(
+        "nodal: {:?} {v_nodal}; closest-point: {:?} {v}; exact {:?} {exact_gap}",
+        p_nodal.as_slice(),
+        p.as_slice(),
+        exact_point.as_slice()
+    );
+    // Between two polygons inscribed in the circles, the gap is within the facet sags (h²/(8R)).
+    let sag = 0.1f64.powi(2) / 8.0 * (1.0 / 0.5 + 1.0 / 2.0);
+    assert!((v - exact_gap).abs() < sag, "{v} vs {exact_gap}");
+    // The point is on the outer polygon and achieves the value exactly against the front facets.
+    let on_outer = mesh
+        .facets_marked(outer)
+        .map(|f| {
+            let n = mesh.facets()[f as usize];
+            tumble::math::distance_to_facet(&p, &[mesh.points()[n[0] as usize], mesh.points()[n[1] as usize]])
+        })
+        .fold(f64::INFINITY, f64::min);
+    assert!(on_outer < 1e-12, "{on_outer}");
+    let to_front = exact_mode
+        .front_facets
+        .iter()
+        .map(|f| tumble::math::distance_to_facet(&p, f))
+        .fold(f64::INFINITY, f64::min);
+    assert!((to_front - v).abs() < 1e-12, "{to_front} vs {v}");
+    // It improves on the best node. The position itself is ill-conditioned (the gap varies only
+    // quadratically along the circle, so a sag of 3e-3 moves the minimum by up to about 0.23).
+    let best_node = mesh
+        .facets_marked(outer)
+        .flat_map(|f| mesh.facets()[f as usize])
+        .map(|n| exact_mode.values[n as usize])
+        .fold(f64::INFINITY, f64::min);
+    assert!(v <= best_node + 1e-12 && v <= v_nodal + 1e-12);
+    assert!((p - exact_point).norm() < 0.25, "{p}");
+}

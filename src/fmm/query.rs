@@ -38,12 +38,16 @@ impl<const D: usize> DistanceField<D> {
         self.gradient_in_cell(mesh, found.cell).try_normalize(1e-300)
     }
 
-    /// The node of the facets carrying `markers` where the field is smallest, and its value (the
-    /// specification's `minmax`); `None` if no such facet or no node of them was reached.
+    /// Where the field is smallest on the facets carrying `markers`, and its value there (the
+    /// specification's `minmax`): the node of those facets with the smallest value; in closest-point
+    /// mode, refined to the exact closest point between the marked facets at that node and the front
+    /// facets closest to their nodes (a point on a facet, not only a vertex). `None` if no such facet
+    /// or no node of them was reached.
     pub fn argmin_on(&self, mesh: &SimplexMesh<D>, markers: &[i32]) -> Option<(Point<D>, f64)> {
+        let marked = |f: usize| markers.contains(&mesh.facet_markers()[f]);
         let mut best: Option<(u32, f64)> = None;
         for (f, facet) in mesh.facets().iter().enumerate() {
-            if !markers.contains(&mesh.facet_markers()[f]) {
+            if !marked(f) {
                 continue;
             }
             for &v in facet {
@@ -53,6 +57,29 @@ impl<const D: usize> DistanceField<D> {
                 }
             }
         }
-        best.map(|(v, value)| (mesh.points()[v as usize], value))
+        let (node, value) = best?;
+        let Some(closest) = self.closest.as_ref().filter(|_| !self.front_facets.is_empty()) else {
+            return Some((mesh.points()[node as usize], value));
+        };
+        let sign = if value < 0.0 { -1.0 } else { 1.0 };
+        let mut refined = (mesh.points()[node as usize], value.abs());
+        for (f, facet) in mesh.facets().iter().enumerate() {
+            if !marked(f) || !facet.contains(&node) {
+                continue;
+            }
+            let points: [Point<D>; D] = std::array::from_fn(|j| mesh.points()[facet[j] as usize]);
+            for &v in facet {
+                let g = closest[v as usize];
+                if g == crate::mesh::NONE {
+                    continue;
+                }
+                let (p, q) = math::closest_points_facets(&points, &self.front_facets[g as usize]);
+                let d = (p - q).norm();
+                if d < refined.1 {
+                    refined = (p, d);
+                }
+            }
+        }
+        Some((refined.0, sign * refined.1))
     }
 }
