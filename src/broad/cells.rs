@@ -1,0 +1,104 @@
+//! Spheres binned into the cells of a grid: cell coordinates, injective keys, the spheres sorted by
+//! cell (a counting sort for dense grids, a sort for hashed ones) and the half-shell of neighbours.
+
+use super::Sphere;
+use crate::math::Point;
+
+/// The cells of a grid of spacing `size` anchored at `lo`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Grid<const D: usize> {
+    pub lo: Point<D>,
+    pub size: f64,
+    /// Cells per axis (so that every centre falls in `0..dims[a]`).
+    pub dims: [u64; D],
+}
+
+impl<const D: usize> Grid<D> {
+    /// A grid of cells at least `size` wide covering the centres, with at most `max_cells` cells
+    /// (larger cells if needed: any cell at least `size` wide keeps every method correct) and cell
+    /// coordinates that fit the keys (below 2^21 per axis in 3D, 2^31 in 2D).
+    pub fn covering(spheres: &[Sphere<D>], size: f64, max_cells: f64) -> Self {
+        let mut lo = Point::<D>::repeat(f64::INFINITY);
+        let mut hi = Point::<D>::repeat(f64::NEG_INFINITY);
+        for s in spheres {
+            lo = lo.inf(&s.centre);
+            hi = hi.sup(&s.centre);
+        }
+        let extent = hi - lo;
+        let max_axis = ((1u64 << (64 / D as u32 - 1)) - 2) as f64;
+        let mut size = size.max(extent.max() / max_axis).max(f64::MIN_POSITIVE);
+        loop {
+            let cells: f64 = (0..D).map(|a| (extent[a] / size).floor() + 1.0).product();
+            if cells <= max_cells {
+                break;
+            }
+            size *= (cells / max_cells).powf(1.0 / D as f64).max(1.01);
+        }
+        let dims = std::array::from_fn(|a| (extent[a] / size).floor() as u64 + 1);
+        Grid { lo, size, dims }
+    }
+
+    /// The cell of `x` (clamped into the grid).
+    #[inline]
+    pub fn cell(&self, x: &Point<D>) -> [u64; D] {
+        std::array::from_fn(|a| (((x[a] - self.lo[a]) / self.size).max(0.0) as u64).min(self.dims[a] - 1))
+    }
+
+    /// The dense index of a cell (x fastest).
+    #[inline]
+    pub fn index(&self, c: &[u64; D]) -> u64 {
+        let mut i = 0;
+        for a in (0..D).rev() {
+            i = i * self.dims[a] + c[a];
+        }
+        i
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> u64 {
+        self.dims.iter().product()
+    }
+}
+
+/// The offsets of the half shell: the neighbour cells `o ≠ 0` in `{−1, 0, 1}^D` whose last
+/// non-zero coordinate is positive (4 in 2D, 13 in 3D), so that each pair of neighbouring cells is
+/// visited once.
+pub(super) fn half_shell<const D: usize>() -> Vec<[i64; D]> {
+    let mut out = Vec::new();
+    for code in 0..3usize.pow(D as u32) {
+        let mut o = [0i64; D];
+        let mut c = code;
+        for v in o.iter_mut() {
+            *v = (c % 3) as i64 - 1;
+            c /= 3;
+        }
+        if o.iter().rev().find(|&&v| v != 0).is_some_and(|&v| v > 0) {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// Counting sort of the spheres by dense cell index: `start[c]..start[c + 1]` indexes `order`, the
+/// sphere indices sorted by cell (and by index within a cell).
+pub(super) fn counting_sort<const D: usize>(grid: &Grid<D>, spheres: &[Sphere<D>]) -> (Vec<u32>, Vec<u32>) {
+    let n_cells = grid.len() as usize;
+    let cell_of: Vec<u32> = spheres
+        .iter()
+        .map(|s| grid.index(&grid.cell(&s.centre)) as u32)
+        .collect();
+    let mut start = vec![0u32; n_cells + 1];
+    for &c in &cell_of {
+        start[c as usize + 1] += 1;
+    }
+    for c in 0..n_cells {
+        start[c + 1] += start[c];
+    }
+    let mut fill = start.clone();
+    let mut order = vec![0u32; spheres.len()];
+    for (i, &c) in cell_of.iter().enumerate() {
+        order[fill[c as usize] as usize] = i as u32;
+        fill[c as usize] += 1;
+    }
+    (start, order)
+}
