@@ -79,26 +79,111 @@ pub(super) fn half_shell<const D: usize>() -> Vec<[i64; D]> {
     out
 }
 
-/// Counting sort of the spheres by dense cell index: `start[c]..start[c + 1]` indexes `order`, the
-/// sphere indices sorted by cell (and by index within a cell).
-pub(super) fn counting_sort<const D: usize>(grid: &Grid<D>, spheres: &[Sphere<D>]) -> (Vec<u32>, Vec<u32>) {
-    let n_cells = grid.len() as usize;
-    let cell_of: Vec<u32> = spheres
-        .iter()
-        .map(|s| grid.index(&grid.cell(&s.centre)) as u32)
-        .collect();
-    let mut start = vec![0u32; n_cells + 1];
-    for &c in &cell_of {
-        start[c as usize + 1] += 1;
+/// Spheres binned into a dense grid: counting sort by cell, the spheres copied in cell order (so
+/// that the pair tests stream through memory), their original indices, and the half-shell scan.
+#[derive(Debug)]
+pub(super) struct CellList<const D: usize> {
+    pub grid: Grid<D>,
+    /// `start[c]..start[c + 1]` are the positions of cell `c`'s spheres in `sorted`.
+    pub start: Vec<u32>,
+    pub sorted: Vec<Sphere<D>>,
+    pub index: Vec<u32>,
+}
+
+impl<const D: usize> CellList<D> {
+    /// Bins `members` (indices into `spheres`) into cells at least `size` wide, with at most about
+    /// two cells per sphere (wider cells where the spheres are sparse: any width of at least `size`
+    /// keeps the scan complete).
+    pub fn build(spheres: &[Sphere<D>], members: &[u32], size: f64) -> Self {
+        let subset: Vec<Sphere<D>> = members.iter().map(|&i| spheres[i as usize]).collect();
+        let grid = Grid::covering(&subset, size, 2.0 * subset.len() as f64 + 64.0);
+        let n_cells = grid.len() as usize;
+        let cell_of: Vec<u32> = subset
+            .iter()
+            .map(|s| grid.index(&grid.cell(&s.centre)) as u32)
+            .collect();
+        let mut start = vec![0u32; n_cells + 1];
+        for &c in &cell_of {
+            start[c as usize + 1] += 1;
+        }
+        for c in 0..n_cells {
+            start[c + 1] += start[c];
+        }
+        let mut fill = start.clone();
+        let mut order = vec![0u32; subset.len()];
+        for (i, &c) in cell_of.iter().enumerate() {
+            order[fill[c as usize] as usize] = i as u32;
+            fill[c as usize] += 1;
+        }
+        CellList {
+            grid,
+            start,
+            sorted: order.iter().map(|&i| subset[i as usize]).collect(),
+            index: order.iter().map(|&i| members[i as usize]).collect(),
+        }
     }
-    for c in 0..n_cells {
-        start[c + 1] += start[c];
+
+    /// Positions in `sorted` of the spheres of cell `c`.
+    #[inline]
+    pub fn cell(&self, c: usize) -> std::ops::Range<usize> {
+        self.start[c] as usize..self.start[c + 1] as usize
     }
-    let mut fill = start.clone();
-    let mut order = vec![0u32; spheres.len()];
-    for (i, &c) in cell_of.iter().enumerate() {
-        order[fill[c as usize] as usize] = i as u32;
-        fill[c as usize] += 1;
+
+    /// The cell coordinates of dense index `c`.
+    #[inline]
+    pub fn coords(&self, c: usize) -> [u64; D] {
+        let mut coords = [0u64; D];
+        let mut rest = c as u64;
+        for (a, v) in coords.iter_mut().enumerate() {
+            *v = rest % self.grid.dims[a];
+            rest /= self.grid.dims[a];
+        }
+        coords
     }
-    (start, order)
+
+    /// The pairs within the cells `cells` and between each of them and its half shell.
+    pub fn pairs_within(
+        &self,
+        cells: std::ops::Range<usize>,
+        shell: &[[i64; D]],
+        margin: f64,
+        local: &mut Vec<(u32, u32)>,
+    ) {
+        let (sorted, index, grid) = (&self.sorted, &self.index, &self.grid);
+        let mut emit = |i: usize, j: usize| {
+            if super::touching(&sorted[i], &sorted[j], margin) {
+                let (p, q) = (index[i], index[j]);
+                local.push((p.min(q), p.max(q)));
+            }
+        };
+        for c in cells {
+            let here = self.cell(c);
+            if here.is_empty() {
+                continue;
+            }
+            for i in here.clone() {
+                for j in i + 1..here.end {
+                    emit(i, j);
+                }
+            }
+            let coords = self.coords(c);
+            for o in shell {
+                let mut n = [0u64; D];
+                let mut inside = true;
+                for a in 0..D {
+                    let v = coords[a] as i64 + o[a];
+                    inside &= v >= 0 && (v as u64) < grid.dims[a];
+                    n[a] = v.max(0) as u64;
+                }
+                if inside {
+                    let there = self.cell(grid.index(&n) as usize);
+                    for i in here.clone() {
+                        for j in there.clone() {
+                            emit(i, j);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -24,6 +24,7 @@ mod cells;
 mod hgrid;
 mod kdtree;
 mod linked_cell;
+pub mod sets;
 mod sorted_distance;
 mod sweep;
 

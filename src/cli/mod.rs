@@ -1,5 +1,6 @@
 //! Command-line interface: one module per subcommand.
 
+mod bench;
 mod distance;
 mod mesh;
 
@@ -23,6 +24,9 @@ enum Command {
     /// Distance to marked facets by narrow-band fast marching, to a .vtu file
     /// (example: tumble distance meshes/disk_r3.msh --front r1 --band 1 -o distance.vtu).
     Distance(distance::DistanceArgs),
+    /// Benchmarks (example: tumble bench broad --dim 3 --n 100000 --omega 10).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 /// Runs the parsed command.
@@ -30,5 +34,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Mesh(m) => mesh::run(m),
         Command::Distance(d) => distance::run(d),
+        Command::Bench(b) => bench::run(b),
     }
 }
