@@ -167,3 +167,71 @@ fn distance_writes_the_field_and_reports_json() {
     ]);
     assert!(!ok && err.contains("band width must be positive"), "{err}");
 }
+
+#[test]
+fn bench_broad_reports_every_method_in_json() {
+    let (ok, out, err) = tumble(&["bench", "broad", "--dim", "2", "--n", "2000", "--omega", "5", "--json"]);
+    assert!(ok, "{err}");
+    let objects: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let names: Vec<&str> = objects.iter().map(|o| o["method"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "brute",
+            "linked-cell",
+            "sweep",
+            "sorted-distance",
+            "hgrid",
+            "kdtree",
+            "auto"
+        ]
+    );
+    let pairs = objects[0]["pairs"].as_u64().unwrap();
+    assert!(pairs > 100);
+    for o in &objects {
+        assert_eq!(o["n"], 2000);
+        assert_eq!(o["pairs"].as_u64().unwrap(), pairs, "{o}");
+        assert!(o["median_ms"].as_f64().unwrap() > 0.0);
+    }
+    assert!(objects[6]["chosen"].is_string());
+}
+
+#[test]
+fn bench_broad_reads_csv_and_rejects_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("s.csv");
+    std::fs::write(&good, "x,y,z,r\n0,0,0,1\n1.5,0,0,1\n5,5,5,0.5\n").unwrap();
+    let (ok, out, err) = tumble(&[
+        "bench",
+        "broad",
+        "--input",
+        good.to_str().unwrap(),
+        "--method",
+        "hgrid",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let o: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((o["n"].as_u64(), o["pairs"].as_u64()), (Some(3), Some(1)));
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(&bad, "x,y,r\n0,0,1\n1,zero,1\n").unwrap();
+    let (ok, _, err) = tumble(&["bench", "broad", "--input", bad.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("bad.csv, line 3: expected 3 numbers, found '1,zero,1'"),
+        "{err}"
+    );
+    std::fs::write(&bad, "a,b\n").unwrap();
+    let (ok, _, err) = tumble(&["bench", "broad", "--input", bad.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("line 1: expected the header x,y,r or x,y,z,r"),
+        "{err}"
+    );
+    std::fs::write(&bad, "x,y,r\n0,0,-1\n1,1,1\n").unwrap();
+    let (ok, _, err) = tumble(&["bench", "broad", "--input", bad.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("sphere 0: radius -1 must be finite and non-negative"),
+        "{err}"
+    );
+    let (ok, _, err) = tumble(&["bench", "broad", "--n", "100", "--method", "octree"]);
+    assert!(!ok && err.contains("unknown method 'octree'"), "{err}");
+}
