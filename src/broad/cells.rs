@@ -3,6 +3,7 @@
 
 use super::Sphere;
 use crate::math::Point;
+use rayon::prelude::*;
 
 /// The cells of a grid of spacing `size` anchored at `lo`.
 #[derive(Debug, Clone, Copy)]
@@ -18,12 +19,18 @@ impl<const D: usize> Grid<D> {
     /// (larger cells if needed: any cell at least `size` wide keeps every method correct) and cell
     /// coordinates that fit the keys (below 2^21 per axis in 3D, 2^31 in 2D).
     pub fn covering(spheres: &[Sphere<D>], size: f64, max_cells: f64) -> Self {
-        let mut lo = Point::<D>::repeat(f64::INFINITY);
-        let mut hi = Point::<D>::repeat(f64::NEG_INFINITY);
-        for s in spheres {
-            lo = lo.inf(&s.centre);
-            hi = hi.sup(&s.centre);
-        }
+        let (lo, hi) = spheres
+            .par_chunks(4096)
+            .map(|chunk| {
+                chunk.iter().fold(
+                    (Point::<D>::repeat(f64::INFINITY), Point::<D>::repeat(f64::NEG_INFINITY)),
+                    |(lo, hi), s| (lo.inf(&s.centre), hi.sup(&s.centre)),
+                )
+            })
+            .reduce(
+                || (Point::<D>::repeat(f64::INFINITY), Point::<D>::repeat(f64::NEG_INFINITY)),
+                |(a, b), (c, d)| (a.inf(&c), b.sup(&d)),
+            );
         let extent = hi - lo;
         let max_axis = ((1u64 << (64 / D as u32 - 1)) - 2) as f64;
         let mut size = size.max(extent.max() / max_axis).max(f64::MIN_POSITIVE);
@@ -91,15 +98,22 @@ pub(super) struct CellList<const D: usize> {
 }
 
 impl<const D: usize> CellList<D> {
-    /// Bins `members` (indices into `spheres`) into cells at least `size` wide, with at most about
-    /// two cells per sphere (wider cells where the spheres are sparse: any width of at least `size`
-    /// keeps the scan complete).
-    pub fn build(spheres: &[Sphere<D>], members: &[u32], size: f64) -> Self {
-        let subset: Vec<Sphere<D>> = members.iter().map(|&i| spheres[i as usize]).collect();
-        let grid = Grid::covering(&subset, size, 2.0 * subset.len() as f64 + 64.0);
+    /// Bins `members` (indices into `spheres`; all of them if `None`) into cells at least `size`
+    /// wide, with at most about two cells per sphere (wider cells where the spheres are sparse: any
+    /// width of at least `size` keeps the scan complete).
+    pub fn build(spheres: &[Sphere<D>], members: Option<&[u32]>, size: f64) -> Self {
+        let copy;
+        let subset: &[Sphere<D>] = match members {
+            Some(m) => {
+                copy = m.par_iter().map(|&i| spheres[i as usize]).collect::<Vec<_>>();
+                &copy
+            }
+            None => spheres,
+        };
+        let grid = Grid::covering(subset, size, 2.0 * subset.len() as f64 + 64.0);
         let n_cells = grid.len() as usize;
         let cell_of: Vec<u32> = subset
-            .iter()
+            .par_iter()
             .map(|s| grid.index(&grid.cell(&s.centre)) as u32)
             .collect();
         let mut start = vec![0u32; n_cells + 1];
@@ -118,8 +132,11 @@ impl<const D: usize> CellList<D> {
         CellList {
             grid,
             start,
-            sorted: order.iter().map(|&i| subset[i as usize]).collect(),
-            index: order.iter().map(|&i| members[i as usize]).collect(),
+            sorted: order.par_iter().map(|&i| subset[i as usize]).collect(),
+            index: match members {
+                Some(m) => order.par_iter().map(|&i| m[i as usize]).collect(),
+                None => order,
+            },
         }
     }
 

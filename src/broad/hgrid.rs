@@ -116,7 +116,7 @@ impl<const D: usize> BroadPhase<D> for HierarchicalGrid<D> {
         self.levels = members
             .iter()
             .zip(&self.sizes)
-            .map(|(m, &size)| (!m.is_empty()).then(|| CellList::build(spheres, m, size)))
+            .map(|(m, &size)| (!m.is_empty()).then(|| CellList::build(spheres, Some(m), size)))
             .collect();
         self.margin = margin;
         Ok(())

@@ -19,9 +19,9 @@ impl<const D: usize> BroadPhase<D> for LinkedCell<D> {
 
     fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
-        let r_max = spheres.iter().map(|s| s.radius).fold(0.0, f64::max);
-        let all: Vec<u32> = (0..spheres.len() as u32).collect();
-        self.cells = Some(CellList::build(spheres, &all, 2.0 * r_max + margin));
+        use rayon::prelude::*;
+        let r_max = spheres.par_iter().map(|s| s.radius).reduce(|| 0.0, f64::max);
+        self.cells = Some(CellList::build(spheres, None, 2.0 * r_max + margin));
         self.margin = margin;
         Ok(())
     }

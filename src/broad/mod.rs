@@ -91,13 +91,14 @@ pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<()
     if !(margin.is_finite() && margin >= 0.0) {
         return Err(BroadError::Margin(margin));
     }
-    for (i, s) in spheres.iter().enumerate() {
+    use rayon::prelude::*;
+    let invalid = |s: &Sphere<D>| !(s.centre.iter().all(|x| x.is_finite()) && s.radius.is_finite() && s.radius >= 0.0);
+    if let Some(i) = spheres.par_iter().position_first(invalid) {
+        let s = &spheres[i];
         let message = if !s.centre.iter().all(|x| x.is_finite()) {
             format!("centre {:?} is not finite", s.centre.as_slice())
-        } else if !(s.radius.is_finite() && s.radius >= 0.0) {
-            format!("radius {} must be finite and non-negative", s.radius)
         } else {
-            continue;
+            format!("radius {} must be finite and non-negative", s.radius)
         };
         return Err(BroadError::Sphere {
             index: i as u32,
