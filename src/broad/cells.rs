@@ -173,6 +173,20 @@ impl<const D: usize> CellList<D> {
                 local.push((p.min(q), p.max(q)));
             }
         };
+        // Linear offsets of the half shell: a neighbour of an interior cell is `c + offset`; cells
+        // on the border of the grid check their neighbours' coordinates.
+        let offsets: Vec<i64> = shell
+            .iter()
+            .map(|o| {
+                let mut stride = 1i64;
+                let mut off = 0i64;
+                for a in 0..D {
+                    off += o[a] * stride;
+                    stride *= grid.dims[a] as i64;
+                }
+                off
+            })
+            .collect();
         for c in cells {
             let here = self.cell(c);
             if here.is_empty() {
@@ -184,20 +198,20 @@ impl<const D: usize> CellList<D> {
                 }
             }
             let coords = self.coords(c);
-            for o in shell {
-                let mut n = [0u64; D];
-                let mut inside = true;
-                for a in 0..D {
-                    let v = coords[a] as i64 + o[a];
-                    inside &= v >= 0 && (v as u64) < grid.dims[a];
-                    n[a] = v.max(0) as u64;
+            let interior = (0..D).all(|a| coords[a] > 0 && coords[a] + 1 < grid.dims[a]);
+            for (o, &off) in shell.iter().zip(&offsets) {
+                if !interior
+                    && !(0..D).all(|a| {
+                        let v = coords[a] as i64 + o[a];
+                        v >= 0 && (v as u64) < grid.dims[a]
+                    })
+                {
+                    continue;
                 }
-                if inside {
-                    let there = self.cell(grid.index(&n) as usize);
-                    for i in here.clone() {
-                        for j in there.clone() {
-                            emit(i, j);
-                        }
+                let there = self.cell((c as i64 + off) as usize);
+                for i in here.clone() {
+                    for j in there.clone() {
+                        emit(i, j);
                     }
                 }
             }
