@@ -180,9 +180,9 @@ impl<const D: usize> CellList<D> {
             .map(|o| {
                 let mut stride = 1i64;
                 let mut off = 0i64;
-                for a in 0..D {
-                    off += o[a] * stride;
-                    stride *= grid.dims[a] as i64;
+                for (&step, &dim) in o.iter().zip(&grid.dims) {
+                    off += step * stride;
+                    stride *= dim as i64;
                 }
                 off
             })
