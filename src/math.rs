@@ -266,6 +266,36 @@ pub fn closest_points_facets<const D: usize>(a: &[Point<D>], b: &[Point<D>]) -> 
     best
 }
 
+/// The winding number of the closed polyline (2D) or triangulated surface (3D) `facets` around `x`:
+/// the sum of the signed angles (solid angles) the facets subtend at `x`, over 2π (4π). It is ±1
+/// inside a closed front and 0 outside, whatever the facets' orientation within each component is
+/// as long as it is consistent. In 3D the solid angle of a triangle `a, b, c` (relative to `x`) is
+/// `2 atan2(a·(b×c), |a||b||c| + (a·b)|c| + (a·c)|b| + (b·c)|a|)` (Van Oosterom and Strackee).
+pub fn winding_number<const D: usize>(x: &Point<D>, facets: &[[Point<D>; D]]) -> f64 {
+    assert_dim::<D>();
+    let mut total = 0.0;
+    for f in facets {
+        let a = f[0] - x;
+        let b = f[1] - x;
+        if D == 2 {
+            total += (a[0] * b[1] - a[1] * b[0]).atan2(a.dot(&b));
+        } else {
+            let c = f[2] - x;
+            let (la, lb, lc) = (a.norm(), b.norm(), c.norm());
+            let triple = a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
+                + a[2] * (b[0] * c[1] - b[1] * c[0]);
+            let den = la * lb * lc + a.dot(&b) * lc + a.dot(&c) * lb + b.dot(&c) * la;
+            total += 2.0 * triple.atan2(den);
+        }
+    }
+    total
+        / if D == 2 {
+            2.0 * std::f64::consts::PI
+        } else {
+            4.0 * std::f64::consts::PI
+        }
+}
+
 /// Where the segment `[p, q]` crosses the triangle `t` (3D), if it does.
 fn segment_crosses_triangle<const D: usize>(p: &Point<D>, q: &Point<D>, t: &[Point<D>]) -> Option<Point<D>> {
     let n = facet_area_normal(t);

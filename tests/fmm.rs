@@ -434,3 +434,166 @@ fn argmin_between_nodes_in_closest_point_mode() {
     assert!(v <= best_node + 1e-12 && v <= v_nodal + 1e-12);
     assert!((p - exact_point).norm() < 0.25, "{p}");
 }
+
+/// A star polygon given as a polyline of its own, cutting through a square mesh: in closest-point
+/// mode the values are the exact signed distance to the polygon (signs from the winding number), and
+/// the march is first order.
+#[test]
+fn polyline_front_of_its_own() {
+    let star = Polygon {
+        vertices: (0..14)
+            .map(|k| {
+                let angle = 0.3 + k as f64 * std::f64::consts::PI / 7.0;
+                let r = if k % 2 == 0 { 0.7 } else { 0.3 };
+                p2(r * angle.cos(), r * angle.sin())
+            })
+            .collect(),
+    };
+    let n = star.vertices.len() as u32;
+    let facets: Vec<[u32; 2]> = (0..n).map(|i| [i, (i + 1) % n]).collect();
+    let front = Front::Surface {
+        points: &star.vertices,
+        facets: &facets,
+    };
+    let mesh = axis_box::<2>(p2(-1.0, -1.0), p2(1.0, 1.0), [100, 100]).unwrap();
+    let closest = distance_to_range(
+        &mesh,
+        &front,
+        &FmmOptions {
+            closest_point: true,
+            ..FmmOptions::default()
+        },
+    )
+    .unwrap();
+    let e = max_error(&mesh, &closest.values, &star, |_| true);
+    assert!(e < 1e-12, "closest-point error {e}");
+    let march = distance_to_range(&mesh, &front, &FmmOptions::default()).unwrap();
+    let e = max_error(&mesh, &march.values, &star, |_| true);
+    assert!(e < 0.03, "march error {e}");
+    // The same polyline reversed gives the same field.
+    let reversed: Vec<[u32; 2]> = facets.iter().map(|f| [f[1], f[0]]).collect();
+    let back = distance_to_range(
+        &mesh,
+        &Front::Surface {
+            points: &star.vertices,
+            facets: &reversed,
+        },
+        &FmmOptions::default(),
+    )
+    .unwrap();
+    let diff = back
+        .values
+        .iter()
+        .zip(&march.values)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    println!("reversed polyline: largest difference {diff:e}");
+    assert!(diff < 1e-12, "{diff}");
+}
+
+/// A triangulated sphere (the boundary of a generated ball) inside a box mesh: closest-point values
+/// equal the brute-force distance to the triangles, with the sign of the sphere.
+#[test]
+fn triangulated_surface_front_of_its_own() {
+    let o = Point::<3>::zeros();
+    let sphere_mesh = ball(&[Sphere::new(o, 0.5, "s")], false, 0.15).unwrap();
+    let facets: Vec<[u32; 3]> = sphere_mesh.facets().to_vec();
+    let points = sphere_mesh.points();
+    let front = Front::Surface {
+        points,
+        facets: &facets,
+    };
+    let mesh = axis_box::<3>(Point::<3>::repeat(-1.0), Point::<3>::repeat(1.0), [20, 20, 20]).unwrap();
+    let field = distance_to_range(
+        &mesh,
+        &front,
+        &FmmOptions {
+            closest_point: true,
+            max_distance: Some(0.4),
+            ..FmmOptions::default()
+        },
+    )
+    .unwrap();
+    let triangles: Vec<[Point<3>; 3]> = facets
+        .iter()
+        .map(|f| [points[f[0] as usize], points[f[1] as usize], points[f[2] as usize]])
+        .collect();
+    let mut checked = 0;
+    for (v, x) in mesh.points().iter().enumerate() {
+        if !field.reached[v] {
+            continue;
+        }
+        let brute = triangles
+            .iter()
+            .map(|t| tumble::math::distance_to_facet(x, t))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (field.values[v].abs() - brute).abs() < 1e-12,
+            "node {v}: {} vs {brute}",
+            field.values[v]
+        );
+        let exact = x.norm() - 0.5;
+        if exact.abs() > 0.02 {
+            assert_eq!(field.values[v].signum(), exact.signum(), "sign at {x}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn bad_surface_fronts() {
+    let mesh = axis_box::<2>(p2(-1.0, -1.0), p2(1.0, 1.0), [10, 10]).unwrap();
+    let points = [p2(0.0, 0.0), p2(0.5, 0.0), p2(0.0, 0.5)];
+    let open = [[0u32, 1], [1, 2]];
+    let err = distance_to_range(
+        &mesh,
+        &Front::Surface {
+            points: &points,
+            facets: &open,
+        },
+        &FmmOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("needs a closed front") && err.contains("belongs to 1 facet"),
+        "{err}"
+    );
+    let unsigned = FmmOptions {
+        signed: false,
+        ..FmmOptions::default()
+    };
+    assert!(distance_to_range(
+        &mesh,
+        &Front::Surface {
+            points: &points,
+            facets: &open
+        },
+        &unsigned
+    )
+    .is_ok());
+    let bad = [[0u32, 7]];
+    let err = distance_to_range(
+        &mesh,
+        &Front::Surface {
+            points: &points,
+            facets: &bad,
+        },
+        &unsigned,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("surface front: facet 0 refers to node [0, 7]"), "{err}");
+    let far = [p2(5.0, 5.0), p2(6.0, 5.0)];
+    let err = distance_to_range(
+        &mesh,
+        &Front::Surface {
+            points: &far,
+            facets: &[[0, 1]],
+        },
+        &unsigned,
+    )
+    .unwrap_err();
+    assert!(matches!(err, FmmError::EmptyFront(_)), "{err}");
+}

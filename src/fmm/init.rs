@@ -14,9 +14,9 @@ pub(super) const ACCEPTED: u8 = 2;
 
 /// What the front is made of, for exact distances.
 pub(super) enum Geometry<'a, const D: usize> {
-    /// Facets' node coordinates, and for each facet the facets sharing a ridge with it (a node in
-    /// 2D, an edge in 3D; NONE where there is none).
-    Facets(Vec<[Point<D>; D]>, Vec<[u32; 3]>),
+    /// Facets' node coordinates, and for each facet the facets sharing a node with it (compressed
+    /// rows: `list[offsets[f]..offsets[f + 1]]`).
+    Facets(Vec<[Point<D>; D]>, FacetNeighbours),
     /// An analytic shape (one "element": itself).
     Shape(&'a dyn Shape<D>),
 }
@@ -31,22 +31,22 @@ impl<const D: usize> Geometry<'_, D> {
         }
     }
 
-    /// The front element closest to `x` found by descending from `start` across ridges while the
-    /// distance decreases, and its distance. A node inheriting its neighbour's facet may not be
-    /// closest to that very facet where the front curves towards it; the descent reaches the
-    /// closest one on a smooth front.
+    /// The front element closest to `x` found by descending from `start` to facets sharing a node
+    /// while the distance decreases, and its distance. A node inheriting its neighbour's facet may
+    /// not be closest to that very facet where the front curves towards it; the descent reaches the
+    /// closest one on a smooth front. Moving through shared nodes rather than edges matters when
+    /// the closest point of the current facet is a vertex: the closer facet may share only that
+    /// vertex.
     #[inline]
     pub fn descend(&self, x: &Point<D>, start: u32) -> (f64, u32) {
         let (mut best, mut e) = (self.distance(x, start), start);
         if let Geometry::Facets(_, neighbours) = self {
             loop {
                 let mut improved = false;
-                for &g in &neighbours[e as usize] {
-                    if g != NONE {
-                        let d = self.distance(x, g);
-                        if d < best {
-                            (best, e, improved) = (d, g, true);
-                        }
+                for &g in neighbours.of(e) {
+                    let d = self.distance(x, g);
+                    if d < best {
+                        (best, e, improved) = (d, g, true);
                     }
                 }
                 if !improved {
@@ -157,6 +157,7 @@ pub(super) fn initialise<'a, const D: usize>(
     let mut state = match front {
         Front::Markers(markers) => from_facets(mesh, markers, options.signed)?,
         Front::Shape(shape) => from_shape(mesh, *shape)?,
+        Front::Surface { points, facets } => from_surface(mesh, points, facets, options.signed)?,
     };
     if !options.signed {
         state.sign.fill(1);
@@ -214,7 +215,8 @@ fn from_facets<'a, const D: usize>(
         HashMap::new()
     };
 
-    let neighbours = facet_neighbours(mesh, &facets);
+    let nodes: Vec<[u32; D]> = facets.iter().map(|&f| mesh.facets()[f as usize]).collect();
+    let neighbours = FacetNeighbours::new(&nodes);
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours));
     for &v in &front_nodes {
         let first = facets_of(v).next().expect("a front node has a facet");
@@ -268,29 +270,43 @@ fn ridges<const D: usize>(nodes: &[u32; D]) -> impl Iterator<Item = (usize, [u32
     })
 }
 
-/// For each front facet, the front facets sharing one of its ridges (up to three; NONE for none).
-fn facet_neighbours<const D: usize>(mesh: &SimplexMesh<D>, facets: &[u32]) -> Vec<[u32; 3]> {
-    let mut by_ridge: HashMap<[u32; 2], Vec<u32>> = HashMap::new();
-    for (i, &f) in facets.iter().enumerate() {
-        for (_, key) in ridges(&mesh.facets()[f as usize]) {
-            by_ridge.entry(key).or_default().push(i as u32);
-        }
-    }
-    (0..facets.len())
-        .map(|i| {
-            let mut out = [NONE; 3];
-            let mut n = 0;
-            for (_, key) in ridges(&mesh.facets()[facets[i] as usize]) {
-                for &g in &by_ridge[&key] {
-                    if g != i as u32 && n < 3 && !out.contains(&g) {
-                        out[n] = g;
-                        n += 1;
-                    }
-                }
+/// For each front facet, the other facets sharing a node with it, in compressed rows.
+pub(super) struct FacetNeighbours {
+    offsets: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl FacetNeighbours {
+    /// The neighbours of `facets` (given by their nodes).
+    fn new<const D: usize>(facets: &[[u32; D]]) -> Self {
+        let mut by_node: Vec<(u32, u32)> = facets
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| f.iter().map(move |&v| (v, i as u32)))
+            .collect();
+        by_node.sort_unstable();
+        let mut offsets = vec![0u32];
+        let mut list = Vec::new();
+        let mut mine: Vec<u32> = Vec::new();
+        for (i, f) in facets.iter().enumerate() {
+            mine.clear();
+            for &v in f {
+                let lo = by_node.partition_point(|&(n, _)| n < v);
+                let hi = by_node.partition_point(|&(n, _)| n <= v);
+                mine.extend(by_node[lo..hi].iter().map(|&(_, g)| g).filter(|&g| g != i as u32));
             }
-            out
-        })
-        .collect()
+            mine.sort_unstable();
+            mine.dedup();
+            list.extend_from_slice(&mine);
+            offsets.push(list.len() as u32);
+        }
+        FacetNeighbours { offsets, list }
+    }
+
+    #[inline]
+    fn of(&self, f: u32) -> &[u32] {
+        &self.list[self.offsets[f as usize] as usize..self.offsets[f as usize + 1] as usize]
+    }
 }
 
 /// The side (−1 inside, +1 outside) of every cell touching a closed front of facets.
@@ -445,6 +461,130 @@ fn orient<const D: usize>(
         }
     }
     Ok(flip)
+}
+
+/// A polyline or surface of its own: the cells it crosses are found by locating samples of its
+/// facets (spaced at half the size of the cells around them); those cells and one ring of cells
+/// around them are initialised by descent along the surface from the facets that hit them; the
+/// sides come from the winding number (cost: the number of initialised nodes times the facets).
+fn from_surface<'a, const D: usize>(
+    mesh: &SimplexMesh<D>,
+    points: &[Point<D>],
+    facets: &[[u32; D]],
+    signed: bool,
+) -> Result<State<'a, D>, FmmError> {
+    if facets.is_empty() {
+        return Err(FmmError::EmptyFront("the surface has no facets".into()));
+    }
+    if let Some((f, facet)) = facets
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.iter().any(|&v| v as usize >= points.len()))
+    {
+        return Err(FmmError::Surface(format!(
+            "facet {f} refers to node {:?}, the surface has {} nodes",
+            facet,
+            points.len()
+        )));
+    }
+    if let Some(v) = points.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
+        return Err(FmmError::Surface(format!("node {v} has non-finite coordinates")));
+    }
+    let geometry: Vec<[Point<D>; D]> = facets
+        .iter()
+        .map(|f| std::array::from_fn(|j| points[f[j] as usize]))
+        .collect();
+    if signed {
+        let mut count: HashMap<[u32; 2], u32> = HashMap::new();
+        for f in facets {
+            for (_, key) in ridges(f) {
+                *count.entry(key).or_default() += 1;
+            }
+        }
+        if let Some((ridge, n)) = count.iter().find(|(_, &n)| n != 2) {
+            return Err(FmmError::OpenFront(format!(
+                "ridge {ridge:?} of the surface belongs to {n} facet(s), not 2"
+            )));
+        }
+    }
+    // Sample each facet at half the size of the cells around its nodes.
+    let mean_size = (mesh.cell_measures().iter().sum::<f64>() / mesh.num_cells() as f64).powf(1.0 / D as f64);
+    let size_at = |x: &Point<D>| {
+        mesh.locate(x).map_or(mean_size, |c| {
+            mesh.cell_measures()[c.cell as usize].powf(1.0 / D as f64)
+        })
+    };
+    let (mut samples, mut owner) = (Vec::new(), Vec::new());
+    for (f, g) in geometry.iter().enumerate() {
+        let spacing = 0.5 * g.iter().map(size_at).fold(f64::INFINITY, f64::min);
+        let longest = (0..D)
+            .flat_map(|i| (i + 1..D).map(move |j| (i, j)))
+            .map(|(i, j)| (g[i] - g[j]).norm())
+            .fold(0.0, f64::max);
+        let n = ((longest / spacing).ceil() as usize).clamp(1, 10_000);
+        for i in 0..=n {
+            for j in 0..=(if D == 3 { n - i } else { 0 }) {
+                let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+                let p = if D == 2 {
+                    g[0] + (g[1] - g[0]) * u
+                } else {
+                    g[0] + (g[1] - g[0]) * u + (g[2] - g[0]) * v
+                };
+                samples.push(p);
+                owner.push(f as u32);
+            }
+        }
+    }
+    // Cells hit by a sample, and the ring of cells sharing a node with them, each with a facet.
+    let mut facet_of: HashMap<u32, u32> = HashMap::new();
+    for (found, &f) in mesh.locate_many(&samples).iter().zip(&owner) {
+        if let Some(c) = found {
+            facet_of.entry(c.cell).or_insert(f);
+        }
+    }
+    if facet_of.is_empty() {
+        return Err(FmmError::EmptyFront("the surface does not cross the mesh".into()));
+    }
+    let mut hit: Vec<(u32, u32)> = facet_of.iter().map(|(&c, &f)| (c, f)).collect();
+    hit.sort_unstable();
+    for &(c, f) in &hit {
+        for &v in mesh.cell(c) {
+            for &ring in mesh.cells_of_node(v) {
+                facet_of.entry(ring).or_insert(f);
+            }
+        }
+    }
+    let mut touching: Vec<u32> = facet_of.keys().copied().collect();
+    touching.sort_unstable();
+
+    let neighbours = FacetNeighbours::new(facets);
+    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours));
+    let mut starts: Vec<u32> = Vec::new();
+    for &c in &touching {
+        for &u in mesh.cell(c) {
+            if state.status[u as usize] == ACCEPTED {
+                continue;
+            }
+            starts.clear();
+            starts.extend(mesh.cells_of_node(u).iter().filter_map(|c2| facet_of.get(c2)));
+            starts.sort_unstable();
+            starts.dedup();
+            let x = mesh.points()[u as usize];
+            let (mut best, mut closest) = (f64::INFINITY, NONE);
+            for &start in &starts {
+                let (d, f) = state.geometry.descend(&x, start);
+                if d < best || (d == best && f < closest) {
+                    (best, closest) = (d, f);
+                }
+            }
+            let sign = match (&state.geometry, signed) {
+                (Geometry::Facets(g, _), true) if math::winding_number(&x, g).abs() > 0.5 => -1,
+                _ => 1,
+            };
+            state.freeze(u, best, sign, closest);
+        }
+    }
+    Ok(state)
 }
 
 /// A front given by a shape: its signed distance at every node (in parallel); the nodes of the

@@ -5,14 +5,16 @@
 //! D(x) = 0 on the front,   D(x) = ±dist(x, front) where dist ≤ d_max,   D(x) = δ elsewhere,
 //! ```
 //!
-//! negative inside a closed front in signed mode. The front is either a set of mesh facets given by
-//! their markers (the mesh conforms to it, the specification's case) or the zero level set of an
-//! analytic [`Shape`] that cuts through the cells.
+//! negative inside a closed front in signed mode. The front is a set of mesh facets given by their
+//! markers (the mesh conforms to it, the specification's case), the zero level set of an analytic
+//! [`Shape`], or a polyline or triangulated surface of its own; the last two cut through the cells.
 //!
 //! 1. **Initialisation** (exact): the nodes on the front get 0; every other node of a cell that
-//!    touches the front (conforming) or is cut by it (shape) gets its exact distance: to the front
-//!    facets around it (point–segment in 2D, point–triangle in 3D), or `|φ|` for a shape. They are
-//!    frozen.
+//!    touches the front (conforming) or is cut by it (shape, surface) gets its exact distance: to the
+//!    front facets around it (point–segment in 2D, point–triangle in 3D), or `|φ|` for a shape. They
+//!    are frozen. A separate surface is sampled finely and the samples located in the mesh to find
+//!    the cells it crosses (with one ring of cells around them), and the sides are given by its
+//!    winding number.
 //! 2. **Marching**: an indexed binary heap with decrease-key; a node taken from the heap is accepted
 //!    and the other nodes of its cells are updated through every face of accepted nodes that
 //!    contains it (see [`update`], with its causality check); the march stops when the smallest
@@ -45,6 +47,14 @@ pub enum Front<'a, const D: usize> {
     Markers(Vec<i32>),
     /// The zero level set of a shape's signed distance, cutting through the cells.
     Shape(&'a dyn Shape<D>),
+    /// A polyline (2D) or triangulated surface (3D) of its own, cutting through the cells: `facets`
+    /// index `points`. For a signed field it must be closed (each node, or edge, in two facets).
+    Surface {
+        /// Its nodes.
+        points: &'a [Point<D>],
+        /// Its segments (2D) or triangles (3D).
+        facets: &'a [[u32; D]],
+    },
 }
 
 impl<const D: usize> Front<'_, D> {
@@ -103,6 +113,9 @@ pub enum FmmError {
         /// What is expected.
         message: String,
     },
+    /// A surface front with invalid data.
+    #[error("surface front: {0}")]
+    Surface(String),
     /// A signed distance asked of a front that does not enclose a region.
     #[error("a signed distance needs a closed front: {0} (ask for an unsigned distance instead)")]
     OpenFront(String),
