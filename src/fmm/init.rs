@@ -32,7 +32,8 @@ impl<const D: usize> Geometry<'_, D> {
     }
 
     /// The front element closest to `x` found by descending from `start` to facets sharing a node
-    /// while the distance decreases, and its distance. A node inheriting its neighbour's facet may
+    /// (those sharing an edge tried first, the first improvement taken) while the distance
+    /// decreases, and its distance. A node inheriting its neighbour's facet may
     /// not be closest to that very facet where the front curves towards it; the descent reaches the
     /// closest one on a smooth front. Moving through shared nodes rather than edges matters when
     /// the closest point of the current facet is a vertex: the closer facet may share only that
@@ -41,17 +42,15 @@ impl<const D: usize> Geometry<'_, D> {
     pub fn descend(&self, x: &Point<D>, start: u32) -> (f64, u32) {
         let (mut best, mut e) = (self.distance(x, start), start);
         if let Geometry::Facets(_, neighbours) = self {
-            loop {
-                let mut improved = false;
+            'descent: loop {
                 for &g in neighbours.of(e) {
                     let d = self.distance(x, g);
                     if d < best {
-                        (best, e, improved) = (d, g, true);
+                        (best, e) = (d, g);
+                        continue 'descent;
                     }
                 }
-                if !improved {
-                    break;
-                }
+                break;
             }
         }
         (best, e)
@@ -288,6 +287,7 @@ impl FacetNeighbours {
         let mut offsets = vec![0u32];
         let mut list = Vec::new();
         let mut mine: Vec<u32> = Vec::new();
+        let mut shared: Vec<(u32, u32)> = Vec::new();
         for (i, f) in facets.iter().enumerate() {
             mine.clear();
             for &v in f {
@@ -295,9 +295,17 @@ impl FacetNeighbours {
                 let hi = by_node.partition_point(|&(n, _)| n <= v);
                 mine.extend(by_node[lo..hi].iter().map(|&(_, g)| g).filter(|&g| g != i as u32));
             }
+            // Facets sharing more nodes (an edge) first: the descent takes the first improvement.
             mine.sort_unstable();
-            mine.dedup();
-            list.extend_from_slice(&mine);
+            shared.clear();
+            for &g in &mine {
+                match shared.last_mut() {
+                    Some((h, n)) if *h == g => *n += 1,
+                    _ => shared.push((g, 1)),
+                }
+            }
+            shared.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            list.extend(shared.iter().map(|&(g, _)| g));
             offsets.push(list.len() as u32);
         }
         FacetNeighbours { offsets, list }
