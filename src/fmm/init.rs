@@ -55,6 +55,19 @@ impl<const D: usize> Geometry<'_, D> {
         }
         (best, e)
     }
+
+    /// The best of the descents from each of `starts`: distance and element (the smaller index on
+    /// ties, so the result does not depend on the order of `starts`).
+    pub fn closest_from(&self, x: &Point<D>, starts: &[u32]) -> (f64, u32) {
+        let (mut best, mut closest) = (f64::INFINITY, NONE);
+        for &start in starts {
+            let (d, f) = self.descend(x, start);
+            if d < best || (d == best && f < closest) {
+                (best, closest) = (d, f);
+            }
+        }
+        (best, closest)
+    }
 }
 
 /// The march's working arrays.
@@ -242,13 +255,7 @@ fn from_facets<'a, const D: usize>(
             candidates.sort_unstable();
             candidates.dedup();
             let x = mesh.points()[u as usize];
-            let (mut best, mut closest) = (f64::INFINITY, NONE);
-            for &start in &candidates {
-                let (d, f) = state.geometry.descend(&x, start);
-                if d < best || (d == best && f < closest) {
-                    (best, closest) = (d, f);
-                }
-            }
+            let (best, closest) = state.geometry.closest_from(&x, &candidates);
             let s = side.get(&c).copied().unwrap_or(1);
             state.freeze(u, best, s, closest);
         }
@@ -578,13 +585,7 @@ fn from_surface<'a, const D: usize>(
             starts.sort_unstable();
             starts.dedup();
             let x = mesh.points()[u as usize];
-            let (mut best, mut closest) = (f64::INFINITY, NONE);
-            for &start in &starts {
-                let (d, f) = state.geometry.descend(&x, start);
-                if d < best || (d == best && f < closest) {
-                    (best, closest) = (d, f);
-                }
-            }
+            let (best, closest) = state.geometry.closest_from(&x, &starts);
             let sign = match (&state.geometry, signed) {
                 (Geometry::Facets(g, _), true) if math::winding_number(&x, g).abs() > 0.5 => -1,
                 _ => 1,

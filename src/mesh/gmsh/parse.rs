@@ -267,16 +267,23 @@ fn nodes_v2(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
     Ok(())
 }
 
-fn nodes_v4(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
+/// The header of a v4 `$Nodes` or `$Elements` section: the numbers of blocks and of items (checked
+/// against the bytes left), then the smallest and largest tags (not used).
+fn block_header(cur: &mut Cursor, item: &str) -> Result<(usize, usize), MeshError> {
     if cur.binary {
         cur.skip_newline();
     }
-    let blocks = count(cur, "the number of node blocks")?;
-    let blocks = cur.check_count(blocks, 4, "node blocks")?;
-    let total = count(cur, "the number of nodes")?;
-    let total = cur.check_count(total, 8, "nodes")?;
-    count(cur, "the smallest node tag")?;
-    count(cur, "the largest node tag")?;
+    let blocks = count(cur, &format!("the number of {item} blocks"))?;
+    let blocks = cur.check_count(blocks, 4, &format!("{item} blocks"))?;
+    let total = count(cur, &format!("the number of {item}s"))?;
+    let total = cur.check_count(total, 8, &format!("{item}s"))?;
+    count(cur, &format!("the smallest {item} tag"))?;
+    count(cur, &format!("the largest {item} tag"))?;
+    Ok((blocks, total))
+}
+
+fn nodes_v4(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
+    let (blocks, total) = block_header(cur, "node")?;
     raw.node_tags.reserve(total);
     raw.coords.reserve(total);
     for _ in 0..blocks {
@@ -353,15 +360,7 @@ fn elements_v2(cur: &mut Cursor, raw: &mut Raw, groups: &mut HashMap<i32, u32>) 
 }
 
 fn elements_v4(cur: &mut Cursor, raw: &mut Raw, entities: &HashMap<(u8, i32), u32>) -> Result<(), MeshError> {
-    if cur.binary {
-        cur.skip_newline();
-    }
-    let blocks = count(cur, "the number of element blocks")?;
-    let blocks = cur.check_count(blocks, 4, "element blocks")?;
-    let total = count(cur, "the number of elements")?;
-    let total = cur.check_count(total, 8, "elements")?;
-    count(cur, "the smallest element tag")?;
-    count(cur, "the largest element tag")?;
+    let (blocks, total) = block_header(cur, "element")?;
     raw.elements.reserve(total);
     let mut read = 0usize;
     for _ in 0..blocks {
