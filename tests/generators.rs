@@ -208,3 +208,67 @@ fn bad_generator_input_is_an_error() {
     assert!(axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(1.0, 0.0), [2, 2]).is_err());
     assert!(axis_box::<3>(Point::<3>::zeros(), Point::<3>::repeat(1.0), [2, 0, 2]).is_err());
 }
+
+/// Exact moments: a rectangle and a box (exact to round-off) and a disk and a ball (within the
+/// polygonal approximation of their boundary), against the analytic area, centroid and inertia.
+#[test]
+fn moments_against_analytic_values() {
+    let (a, b) = (2.0, 0.5);
+    let rect = axis_box::<2>(Point::<2>::new(1.0, -1.0), Point::<2>::new(1.0 + a, -1.0 + b), [13, 7]).unwrap();
+    let m = rect.moments(|_| true);
+    assert!((m.measure - a * b).abs() < 1e-13);
+    assert!((m.centroid - Point::<2>::new(1.0 + a / 2.0, -1.0 + b / 2.0)).norm() < 1e-13);
+    assert!((m.second[(0, 0)] - a.powi(3) * b / 12.0).abs() < 1e-13);
+    assert!((m.second[(1, 1)] - a * b.powi(3) / 12.0).abs() < 1e-13);
+    assert!(m.second[(0, 1)].abs() < 1e-13);
+    // Polar moment of a rectangle of density 3: 3 · ab(a² + b²)/12.
+    assert!((m.inertia(3.0)[(0, 0)] - 3.0 * a * b * (a * a + b * b) / 12.0).abs() < 1e-12);
+
+    let (a, b, c) = (1.0, 2.0, 0.5);
+    let cuboid = axis_box::<3>(Point::<3>::zeros(), Point::<3>::new(a, b, c), [5, 7, 3]).unwrap();
+    let m = cuboid.moments(|_| true);
+    let v = a * b * c;
+    assert!((m.measure - v).abs() < 1e-13);
+    let inertia = m.inertia(2.0);
+    // Box: I_xx = ρ V (b² + c²)/12, and so on; no products of inertia.
+    for (k, expected) in [(0, b * b + c * c), (1, a * a + c * c), (2, a * a + b * b)] {
+        assert!((inertia[(k, k)] - 2.0 * v * expected / 12.0).abs() < 1e-12, "{k}");
+    }
+    assert!(inertia[(0, 1)].abs() < 1e-13 && inertia[(1, 2)].abs() < 1e-13);
+
+    // Disk of radius 0.5 centred at (0.3, 0.2): area πR², polar moment ρ π R⁴ / 2.
+    let r = 0.5;
+    let disk = ball(&[Sphere::new(Point::<2>::new(0.3, 0.2), r, "b")], false, 0.01).unwrap();
+    let m = disk.moments(|_| true);
+    assert!((m.measure / (PI * r * r) - 1.0).abs() < 1e-3, "{}", m.measure);
+    assert!((m.centroid - Point::<2>::new(0.3, 0.2)).norm() < 1e-6);
+    let polar = m.inertia(1.0)[(0, 0)];
+    assert!((polar / (PI * r.powi(4) / 2.0) - 1.0).abs() < 2e-3, "{polar}");
+
+    // Ball of radius 0.5: volume 4πR³/3, inertia 2/5 M R² on each axis.
+    let sphere = ball(&[Sphere::new(Point::<3>::zeros(), r, "b")], false, 0.04).unwrap();
+    let m = sphere.moments(|_| true);
+    let volume = 4.0 / 3.0 * PI * r.powi(3);
+    assert!((m.measure / volume - 1.0).abs() < 0.02, "{}", m.measure);
+    let inertia = m.inertia(1.0);
+    for k in 0..3 {
+        let expected = 0.4 * volume * r * r;
+        assert!(
+            (inertia[(k, k)] / expected - 1.0).abs() < 0.04,
+            "{k}: {}",
+            inertia[(k, k)]
+        );
+    }
+    // Region by marker: the inner disk of a two-circle mesh.
+    let two = ball(
+        &[
+            Sphere::new(Point::<2>::zeros(), 1.0, "a"),
+            Sphere::new(Point::<2>::zeros(), 2.0, "b"),
+        ],
+        false,
+        0.05,
+    )
+    .unwrap();
+    let inner = two.moments(|m| m == 1);
+    assert!((inner.measure / PI - 1.0).abs() < 5e-3);
+}

@@ -12,10 +12,12 @@ mod error;
 pub mod generate;
 pub mod gmsh;
 mod locate;
+mod moments;
 mod topology;
 
 pub use error::{Location, MeshError};
 pub use locate::CellPoint;
+pub use moments::Moments;
 pub use topology::NONE;
 
 use crate::math::{self, Point, Vector};
