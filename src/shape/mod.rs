@@ -1,6 +1,10 @@
 //! Analytic shapes with an exact signed distance (negative inside): used as non-conforming fronts
 //! for the distance fields, to build body meshes, and as exact references in tests.
 
+mod ellipsoid;
+
+pub use ellipsoid::Ellipsoid;
+
 use crate::math::Point;
 
 /// A shape given by its signed distance function.
