@@ -29,6 +29,22 @@ impl<const D: usize> Shape<D> for Ball<D> {
     }
 }
 
+/// A rectangle (2D) or box (3D) centred at the origin, with the given half-widths along the axes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cuboid<const D: usize> {
+    /// Half-widths, all positive.
+    pub half: [f64; D],
+}
+
+impl<const D: usize> Shape<D> for Cuboid<D> {
+    /// With `q = |x| − half` per axis: `|max(q, 0)| + min(max_i q_i, 0)`: the distance to the
+    /// nearest face, edge or corner outside, minus the distance to the nearest face inside.
+    fn signed_distance(&self, x: &Point<D>) -> f64 {
+        let q = Point::<D>::from_fn(|i, _| x[i].abs() - self.half[i]);
+        q.sup(&Point::<D>::zeros()).norm() + q.max().min(0.0)
+    }
+}
+
 /// A simple polygon (2D), its vertices listed in either orientation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Polygon {
