@@ -56,17 +56,20 @@ impl<const D: usize> Geometry<'_, D> {
         (best, e)
     }
 
-    /// The best of the descents from each of `starts`: distance and element (the smaller index on
-    /// ties, so the result does not depend on the order of `starts`).
+    /// The closest element found by descending from the nearest of `starts` (the smaller index on
+    /// ties, so the result does not depend on the order of `starts`): distance and element.
     pub fn closest_from(&self, x: &Point<D>, starts: &[u32]) -> (f64, u32) {
         let (mut best, mut closest) = (f64::INFINITY, NONE);
         for &start in starts {
-            let (d, f) = self.descend(x, start);
-            if d < best || (d == best && f < closest) {
-                (best, closest) = (d, f);
+            let d = self.distance(x, start);
+            if d < best || (d == best && start < closest) {
+                (best, closest) = (d, start);
             }
         }
-        (best, closest)
+        if closest == NONE {
+            return (best, closest);
+        }
+        self.descend(x, closest)
     }
 }
 
@@ -405,36 +408,43 @@ fn orient<const D: usize>(
     facets: &[u32],
     geometry: &[[Point<D>; D]],
 ) -> Result<Vec<f64>, FmmError> {
-    // Ridges as sorted node pairs (the second NONE in 2D) with the orientation each facet induces.
-    let mut ridge_owners: HashMap<[u32; 2], Vec<(u32, f64)>> = HashMap::new();
+    // Every (ridge, facet, orientation the facet induces on it), sorted by ridge: on a closed front
+    // each ridge appears exactly twice, side by side. Ridges are sorted node pairs (NONE second in
+    // 2D); the orientation is (−1)^skip times the parity of the sort that made the key.
+    let mut owners: Vec<([u32; 2], u32, f64)> = Vec::with_capacity(D * facets.len());
     for (i, &f) in facets.iter().enumerate() {
         let nodes = mesh.facets()[f as usize];
         for (skip, key) in ridges(&nodes) {
-            // The orientation the facet induces on the ridge: (−1)^skip, times the parity of the
-            // sort that made the key (the remaining nodes, in facet order, reversed or not).
             let first_remaining = nodes[if skip == 0 { 1 } else { 0 }];
             let sorted_sign = if D == 3 && first_remaining != key[0] { -1.0 } else { 1.0 };
             let sign = if skip % 2 == 0 { 1.0 } else { -1.0 } * sorted_sign;
-            ridge_owners.entry(key).or_default().push((i as u32, sign));
+            owners.push((key, i as u32, sign));
         }
     }
-    if let Some((ridge, owners)) = ridge_owners.iter().find(|(_, o)| o.len() != 2) {
-        let what = if D == 2 {
-            format!("node {}", ridge[0])
-        } else {
-            format!("edge {ridge:?}")
-        };
-        return Err(FmmError::OpenFront(format!(
-            "{what} belongs to {} front facet(s), not 2",
-            owners.len()
-        )));
-    }
-    let mut facet_ridges: Vec<Vec<[u32; 2]>> = vec![Vec::new(); facets.len()];
-    for (key, owners) in &ridge_owners {
-        for &(f, _) in owners {
-            facet_ridges[f as usize].push(*key);
+    owners.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut k = 0;
+    while k < owners.len() {
+        let n = owners[k..].iter().take_while(|o| o.0 == owners[k].0).count();
+        if n != 2 {
+            let ridge = owners[k].0;
+            let what = if D == 2 {
+                format!("node {}", ridge[0])
+            } else {
+                format!("edge {ridge:?}")
+            };
+            return Err(FmmError::OpenFront(format!(
+                "{what} belongs to {n} front facet(s), not 2"
+            )));
         }
+        k += 2;
     }
+    // For each facet, its D (partner facet, own sign, partner's sign) across its ridges.
+    let mut across: Vec<(u32, u32, f64, f64)> = Vec::with_capacity(owners.len());
+    for pair in owners.chunks_exact(2) {
+        across.push((pair[0].1, pair[1].1, pair[0].2, pair[1].2));
+        across.push((pair[1].1, pair[0].1, pair[1].2, pair[0].2));
+    }
+    across.sort_unstable_by_key(|a| a.0);
     let mut flip = vec![0.0f64; facets.len()];
     for seed in 0..facets.len() {
         if flip[seed] != 0.0 {
@@ -444,15 +454,10 @@ fn orient<const D: usize>(
         let mut component = vec![seed];
         let mut queue = vec![seed];
         while let Some(f) = queue.pop() {
-            for key in &facet_ridges[f] {
-                let owners = &ridge_owners[key];
-                let (mine, other) = if owners[0].0 as usize == f {
-                    (owners[0], owners[1])
-                } else {
-                    (owners[1], owners[0])
-                };
-                let wanted = -mine.1 * flip[f] / other.1;
-                let g = other.0 as usize;
+            let lo = across.partition_point(|a| (a.0 as usize) < f);
+            for &(_, g, mine, theirs) in across[lo..].iter().take_while(|a| a.0 as usize == f) {
+                let wanted = -mine * flip[f] / theirs;
+                let g = g as usize;
                 if flip[g] == 0.0 {
                     flip[g] = wanted;
                     component.push(g);
