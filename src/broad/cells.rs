@@ -159,6 +159,11 @@ impl<const D: usize> CellList<D> {
     }
 
     /// The pairs within the cells `cells` and between each of them and its half shell.
+    ///
+    /// Cells are numbered x fastest, so the half shell is a few runs of consecutive cells: `x + 1`
+    /// in the cell's own row, and `x − 1 … x + 1` in each row above it (the rows whose last
+    /// non-zero offset is positive); the spheres of a run are consecutive in `sorted`, so each run
+    /// costs two lookups of `start` however many cells it spans.
     pub fn pairs_within(
         &self,
         cells: std::ops::Range<usize>,
@@ -167,48 +172,55 @@ impl<const D: usize> CellList<D> {
         local: &mut Vec<(u32, u32)>,
     ) {
         let (sorted, index, grid) = (&self.sorted, &self.index, &self.grid);
-        let mut emit = |i: usize, j: usize| {
-            if super::touching(&sorted[i], &sorted[j], margin) {
-                let (p, q) = (index[i], index[j]);
-                local.push((p.min(q), p.max(q)));
-            }
-        };
-        // Linear offsets of the half shell: a neighbour of an interior cell is `c + offset`; cells
-        // on the border of the grid check their neighbours' coordinates.
-        let offsets: Vec<i64> = shell
-            .iter()
-            .map(|o| {
-                let mut stride = 1i64;
-                let mut off = 0i64;
-                for (&step, &dim) in o.iter().zip(&grid.dims) {
-                    off += step * stride;
-                    stride *= dim as i64;
+        // The runs: (offset of the row in the other axes, smallest and largest x offset).
+        let mut runs: Vec<([i64; D], i64, i64)> = Vec::new();
+        for o in shell {
+            let mut row = *o;
+            row[0] = 0;
+            match runs.iter_mut().find(|r| r.0 == row) {
+                Some(r) => {
+                    r.1 = r.1.min(o[0]);
+                    r.2 = r.2.max(o[0]);
                 }
-                off
-            })
-            .collect();
+                None => runs.push((row, o[0], o[0])),
+            }
+        }
+        let dims0 = grid.dims[0] as i64;
         for c in cells {
             let here = self.cell(c);
             if here.is_empty() {
                 continue;
             }
+            let mut emit = |i: usize, j: usize| {
+                if super::touching(&sorted[i], &sorted[j], margin) {
+                    let (p, q) = (index[i], index[j]);
+                    local.push((p.min(q), p.max(q)));
+                }
+            };
             for i in here.clone() {
                 for j in i + 1..here.end {
                     emit(i, j);
                 }
             }
             let coords = self.coords(c);
-            let interior = (0..D).all(|a| coords[a] > 0 && coords[a] + 1 < grid.dims[a]);
-            for (o, &off) in shell.iter().zip(&offsets) {
-                if !interior
-                    && !(0..D).all(|a| {
-                        let v = coords[a] as i64 + o[a];
-                        v >= 0 && (v as u64) < grid.dims[a]
-                    })
-                {
+            for (row, dx_min, dx_max) in &runs {
+                let inside = (1..D).all(|a| {
+                    let v = coords[a] as i64 + row[a];
+                    v >= 0 && (v as u64) < grid.dims[a]
+                });
+                let x0 = (coords[0] as i64 + dx_min).max(0);
+                let x1 = (coords[0] as i64 + dx_max).min(dims0 - 1);
+                if !inside || x0 > x1 {
                     continue;
                 }
-                let there = self.cell((c as i64 + off) as usize);
+                let mut first = [0u64; D];
+                for a in 1..D {
+                    first[a] = (coords[a] as i64 + row[a]) as u64;
+                }
+                first[0] = x0 as u64;
+                let n0 = grid.index(&first) as usize;
+                let n1 = n0 + (x1 - x0) as usize;
+                let there = self.start[n0] as usize..self.start[n1 + 1] as usize;
                 for i in here.clone() {
                     for j in there.clone() {
                         emit(i, j);
