@@ -2,7 +2,8 @@
 //! solid fraction 0.3, ω ∈ {1, 10, 100}, N from 1e3 to 1e6; Leszczynski and Ciesielski's 2D sets
 //! (100 particles per unit area, diameters in [0.05, 0.1], [0.02, 0.05], [0.005, 0.02]) with their
 //! contact ratios; one big sphere among many. Medians of 5 full queries (build included), and each
-//! method's ratio to the best on the set.
+//! method's ratio to the best on the set; `auto`'s first query, which probes its candidates, is
+//! timed apart and not in its median.
 //!
 //! Run: `cargo bench --bench broad` (several minutes: brute force runs up to N = 1e4 only).
 

@@ -194,6 +194,7 @@ fn bench_broad_reports_every_method_in_json() {
         assert!(o["median_ms"].as_f64().unwrap() > 0.0);
     }
     assert!(objects[6]["chosen"].is_string());
+    assert!(objects[6]["probe_ms"].as_f64().unwrap() > 0.0);
 }
 
 #[test]

@@ -57,8 +57,8 @@ impl<const D: usize> BroadPhase<D> for Auto<D> {
         "auto"
     }
 
+    /// Delegates to the chosen method (which validates the input), probing first when needed.
     fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
-        super::validate(spheres, margin)?;
         self.since_probe += 1;
         let n = spheres.len();
         let stale = self.since_probe >= REPROBE;

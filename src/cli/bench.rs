@@ -43,7 +43,8 @@ pub struct BroadArgs {
     /// Queries timed per method (the median is reported; at least 5).
     #[arg(long, default_value_t = 5)]
     runs: usize,
-    /// Print one JSON object per method {"method", "n", "pairs", "median_ms"} instead of a table.
+    /// Print one JSON object per method {"method", "n", "pairs", "median_ms"} instead of a table
+    /// (auto adds "chosen" and "probe_ms", its first query, which probes the candidates).
     #[arg(long)]
     json: bool,
 }
@@ -89,6 +90,9 @@ fn report<const D: usize>(spheres: &[Sphere<D>], args: &BroadArgs) -> anyhow::Re
                 serde_json::json!({"method": t.method, "n": t.n, "pairs": t.pairs, "median_ms": t.median_ms});
             if !t.chosen.is_empty() {
                 object["chosen"] = t.chosen.clone().into();
+            }
+            if let Some(probe) = t.probe_ms {
+                object["probe_ms"] = probe.into();
             }
             println!("{object}");
         }
