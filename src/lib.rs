@@ -6,7 +6,9 @@
 //! shapes), [`fmm`] on the mesh (narrow-band distance fields), and [`io`] for the files users open in
 //! ParaView. Every algorithm is written once for a const generic dimension `D` (2 or 3).
 
+pub mod body;
 pub mod broad;
+pub mod contact;
 pub mod fmm;
 pub mod io;
 pub mod math;

@@ -34,6 +34,9 @@ impl<const D: usize> Shape<D> for Ellipsoid<D> {
             d
         }
     }
+    fn bounding_radius(&self) -> f64 {
+        self.semi_axes.iter().copied().fold(0.0, f64::max)
+    }
 }
 
 /// Distance from `y` (all `y_i ≥ 0`) to the ellipsoid with semi-axes `e` (decreasing), any

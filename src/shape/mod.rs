@@ -11,6 +11,9 @@ use crate::math::Point;
 pub trait Shape<const D: usize>: Send + Sync {
     /// Signed distance from `x` to the shape's boundary: negative inside, positive outside.
     fn signed_distance(&self, x: &Point<D>) -> f64;
+    /// The radius of a ball about the origin that contains the shape (not necessarily the
+    /// smallest): it sizes the lattice a body's distance field is computed on.
+    fn bounding_radius(&self) -> f64;
 }
 
 /// A disk (2D) or a ball (3D).
@@ -27,6 +30,9 @@ impl<const D: usize> Shape<D> for Ball<D> {
     fn signed_distance(&self, x: &Point<D>) -> f64 {
         (x - self.centre).norm() - self.radius
     }
+    fn bounding_radius(&self) -> f64 {
+        self.centre.norm() + self.radius
+    }
 }
 
 /// A rectangle (2D) or box (3D) centred at the origin, with the given half-widths along the axes.
@@ -42,6 +48,9 @@ impl<const D: usize> Shape<D> for Cuboid<D> {
     fn signed_distance(&self, x: &Point<D>) -> f64 {
         let q = Point::<D>::from_fn(|i, _| x[i].abs() - self.half[i]);
         q.sup(&Point::<D>::zeros()).norm() + q.max().min(0.0)
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.half.iter().map(|h| h * h).sum::<f64>().sqrt()
     }
 }
 
@@ -71,6 +80,9 @@ impl Shape<2> for Polygon {
             d2.sqrt()
         }
     }
+    fn bounding_radius(&self) -> f64 {
+        self.vertices.iter().map(|v| v.norm()).fold(0.0, f64::max)
+    }
 }
 
 /// The union of shapes: `min` of their signed distances, which is the exact distance outside the
@@ -86,5 +98,8 @@ impl<const D: usize> Shape<D> for Union<D> {
             .iter()
             .map(|p| p.signed_distance(x))
             .fold(f64::INFINITY, f64::min)
+    }
+    fn bounding_radius(&self) -> f64 {
+        self.parts.iter().map(|p| p.bounding_radius()).fold(0.0, f64::max)
     }
 }

@@ -1,0 +1,211 @@
+//! Gaps and contact points between two bodies from their body-frame distance fields.
+//!
+//! The nodes `p` of `∂B_j` are mapped into body `i`'s frame in one affine step,
+//! `q = R_iᵀ R_j p + R_iᵀ (G_j − G_i)`, and `D_i(q)` is read off `i`'s lattice; nodes farther from
+//! `G_i` than `R_i + cut` are skipped (their distance to `B_i` exceeds `cut`). The smallest value
+//! is the gap seen from `i`, at the point `x_j ∈ ∂B_j` closest to `B_i`; the same from `j` gives
+//! `x_i`. The normal is the mean of the two fields' unit gradients, `∇D_j(x_i)` and `−∇D_i(x_j)`,
+//! which is robust under overlap where `x_i − x_j` flips.
+
+use super::Contact;
+use crate::body::{Dim, Kinematics, RigidBody};
+use crate::math::{Point, Vector};
+use nalgebra::SMatrix;
+
+/// One node of a body's boundary seen from another body's field (or the wall field).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Probe<const D: usize> {
+    /// The node's index on its body's surface.
+    pub node: u32,
+    /// The field's value there.
+    pub value: f64,
+    /// The node in the field's frame.
+    pub local: Point<D>,
+}
+
+/// The map from `b`'s frame to `a`'s: `(R_aᵀ R_b, R_aᵀ (G_b − G_a))`.
+fn relative<const D: usize>(a: &RigidBody<D>, b: &RigidBody<D>) -> (SMatrix<f64, D, D>, Vector<D>)
+where
+    Dim<D>: Kinematics<D>,
+{
+    let ra = a.matrix().transpose();
+    (ra * b.matrix(), ra * (b.position - a.position))
+}
+
+/// Calls `visit` for every node of `∂b` within `cut` of `a`'s bounding sphere, with `D_a` there.
+fn probe_nodes<const D: usize>(a: &RigidBody<D>, b: &RigidBody<D>, cut: f64, mut visit: impl FnMut(Probe<D>))
+where
+    Dim<D>: Kinematics<D>,
+{
+    let (m, t) = relative(a, b);
+    let reach = (a.geometry.radius + cut).powi(2);
+    for (k, p) in b.geometry.surface.points.iter().enumerate() {
+        let q = m * p + t;
+        if q.norm_squared() > reach {
+            continue;
+        }
+        let value = a.geometry.field.value(&q);
+        visit(Probe {
+            node: k as u32,
+            value,
+            local: q,
+        });
+    }
+}
+
+/// The node of `∂b` closest to `a` (smallest `D_a`) if within `cut`.
+fn closest_node<const D: usize>(a: &RigidBody<D>, b: &RigidBody<D>, cut: f64) -> Option<Probe<D>>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let mut best: Option<Probe<D>> = None;
+    probe_nodes(a, b, cut, |p| {
+        if p.value <= cut && best.is_none_or(|b| p.value < b.value) {
+            best = Some(p);
+        }
+    });
+    best
+}
+
+/// The unit gradient of `a`'s field at a local point, in the world frame.
+fn world_normal<const D: usize>(a: &RigidBody<D>, local: &Point<D>) -> Vector<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let g = a.geometry.field.smooth_gradient(local);
+    (a.matrix() * g)
+        .try_normalize(1e-300)
+        .unwrap_or_else(Vector::<D>::zeros)
+}
+
+/// The closest points of bodies `i` and `j` if their gap is at most `cut`: one contact.
+pub fn closest_contact<const D: usize>(
+    i: u32,
+    j: u32,
+    bi: &RigidBody<D>,
+    bj: &RigidBody<D>,
+    cut: f64,
+) -> Option<Contact<D>>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let on_j = closest_node(bi, bj, cut)?;
+    let on_i = closest_node(bj, bi, cut)?;
+    let xj = bj.to_world(&bj.geometry.surface.points[on_j.node as usize]);
+    let xi = bi.to_world(&bi.geometry.surface.points[on_i.node as usize]);
+    let normal = (world_normal(bj, &on_i.local) - world_normal(bi, &on_j.local))
+        .try_normalize(1e-300)
+        .or_else(|| (bi.position - bj.position).try_normalize(1e-300))
+        .unwrap_or_else(Vector::<D>::zeros);
+    Some(Contact {
+        i,
+        j,
+        point_i: xi,
+        point_j: xj,
+        gap: on_i.value.min(on_j.value),
+        normal,
+    })
+}
+
+/// One contact per connected patch of `∂B_j`'s nodes within `cut` of `B_i` (connected along the
+/// surface's edges). The patch's gap is its smallest `D_i`; its point on `∂B_j` is the centre of
+/// pressure `Σ w_k x_k / Σ w_k` of its nodes, `w_k = a_k (cut − d_k)²` with `a_k` the node's share
+/// of the surface,
+/// which moves continuously as nodes enter and leave the patch and is the middle of a flat face
+/// lying on another; the point on `∂B_i` is one gap further along the normal.
+pub fn patch_contacts<const D: usize>(
+    i: u32,
+    j: u32,
+    bi: &RigidBody<D>,
+    bj: &RigidBody<D>,
+    cut: f64,
+    out: &mut Vec<Contact<D>>,
+) where
+    Dim<D>: Kinematics<D>,
+{
+    let mut near: Vec<Probe<D>> = Vec::new();
+    probe_nodes(bi, bj, cut, |p| {
+        if p.value <= cut {
+            near.push(p);
+        }
+    });
+    let surface = &bj.geometry.surface;
+    for_each_patch(
+        &near,
+        |v| surface.neighbours(v),
+        |best, members| {
+            let areas = &surface.node_areas;
+            let centre = centre_of_pressure(
+                members
+                    .iter()
+                    .map(|&k| (near[k].local, near[k].value, areas[near[k].node as usize])),
+                cut,
+            )
+            .unwrap_or(best.local);
+            let xj = bi.to_world(&centre);
+            let normal = -world_normal(bi, &best.local);
+            out.push(Contact {
+                i,
+                j,
+                point_i: xj + normal * best.value,
+                point_j: xj,
+                gap: best.value,
+                normal,
+            });
+        },
+    );
+}
+
+/// `Σ w_k x_k / Σ w_k` with `w_k = a_k (cut − d_k)²` over `(x_k, d_k, a_k)`, `a_k` the node's
+/// share of the surface (a quadrature of the pressure over the patch); `None` if every weight is
+/// zero.
+pub(super) fn centre_of_pressure<const D: usize>(
+    points: impl Iterator<Item = (Point<D>, f64, f64)>,
+    cut: f64,
+) -> Option<Point<D>> {
+    let (mut sum, mut weight) = (Point::<D>::zeros(), 0.0);
+    for (x, d, a) in points {
+        let w = a * (cut - d).max(0.0).powi(2);
+        sum += x * w;
+        weight += w;
+    }
+    (weight > 0.0).then(|| sum / weight)
+}
+
+/// Groups `near` (sorted by node) into connected components of the graph `neighbours` restricted
+/// to `near`'s nodes, and calls `emit` with each component's smallest-value probe and its members
+/// (indices into `near`), components in the order of their first node.
+pub(super) fn for_each_patch<'s, const D: usize>(
+    near: &[Probe<D>],
+    neighbours: impl Fn(u32) -> &'s [u32],
+    mut emit: impl FnMut(Probe<D>, &[usize]),
+) {
+    let find = |v: u32| near.binary_search_by_key(&v, |p| p.node).ok();
+    let mut seen = vec![false; near.len()];
+    let mut stack = Vec::new();
+    let mut members = Vec::new();
+    for start in 0..near.len() {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        members.clear();
+        let mut best = near[start];
+        while let Some(k) = stack.pop() {
+            members.push(k);
+            if near[k].value < best.value {
+                best = near[k];
+            }
+            for &w in neighbours(near[k].node) {
+                if let Some(m) = find(w) {
+                    if !seen[m] {
+                        seen[m] = true;
+                        stack.push(m);
+                    }
+                }
+            }
+        }
+        emit(best, &members);
+    }
+}

@@ -1,0 +1,217 @@
+//! Contact between rigid bodies and with the walls: detection from distance fields and the
+//! repulsive force laws of the specification (section 2 of the main seed) and of Glowinski.
+//!
+//! One step of [`ContactSolver::forces`]:
+//! 1. bounding spheres `(G_i, R_i)` → broad phase with margin `ρ` → candidate pairs;
+//! 2. the wall field at `G_i` → bodies within `R_i + ρ` of a wall;
+//! 3. per candidate pair, in parallel: the gap and contact points from the body-frame fields
+//!    ([`gap`]); per body near a wall: the same with the wall field ([`wall`]);
+//! 4. per contact, the [`Law`]'s force `F` on `i` (and `−F` on `j`), with torques `(a − G) × F` about
+//!    each body's centre of mass at the law's application points `a`.
+//!
+//! Forces are summed serially in the order of the contacts, which does not depend on the number of
+//! threads, so neither do the results.
+
+mod gap;
+mod law;
+mod wall;
+
+pub use gap::{closest_contact, patch_contacts};
+pub use law::Law;
+pub use wall::Walls;
+
+use crate::body::{Angular, Dim, Kinematics, RigidBody};
+use crate::broad::{BroadError, BroadPhase, Sphere};
+use crate::math::{Point, Vector};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// The `j` of a contact with a wall.
+pub const WALL: u32 = u32::MAX;
+
+/// One contact: the gap between body `i` and body `j` (or a wall) and where it is measured.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact<const D: usize> {
+    /// The body the force is computed for.
+    pub i: u32,
+    /// The other body, or [`WALL`].
+    pub j: u32,
+    /// The point of `∂B_i` closest to `B_j` (world frame).
+    pub point_i: Point<D>,
+    /// The point of `∂B_j` (or of the wall) closest to `B_i`.
+    pub point_j: Point<D>,
+    /// The signed gap (negative under overlap).
+    pub gap: f64,
+    /// Unit normal from `B_j` towards `B_i`.
+    pub normal: Vector<D>,
+}
+
+/// The contact parameters of a simulation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactModel {
+    /// The force law.
+    pub law: Law,
+    /// `ρ`, the range of the force (the safety zone thickness).
+    pub range: f64,
+    /// `ε`, body–body stiffness parameter (force ∝ 1/ε).
+    pub stiffness: f64,
+    /// `ε_W`, body–wall stiffness parameter.
+    pub wall_stiffness: f64,
+}
+
+impl ContactModel {
+    /// The force of `c` on body `c.i` (out of range: zero).
+    pub fn force<const D: usize>(&self, c: &Contact<D>, radius_i: f64, radius_j: Option<f64>) -> Vector<D> {
+        let eps = if radius_j.is_some() {
+            self.stiffness
+        } else {
+            self.wall_stiffness
+        };
+        self.law.force(
+            c.gap,
+            &c.normal,
+            (&c.point_i, &c.point_j),
+            (radius_i, radius_j),
+            self.range,
+            eps,
+        )
+    }
+}
+
+/// Seconds spent in each phase of the contact computation, summed over steps.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ContactTimes {
+    /// Broad phase (bounding spheres, pairs, bodies near walls).
+    pub broad: f64,
+    /// Gap evaluation on the distance fields.
+    pub distance: f64,
+    /// Force laws and their accumulation.
+    pub forces: f64,
+}
+
+/// Reusable state of the contact computation: the broad phase, buffers and per-body wall hints.
+pub struct ContactSolver<const D: usize> {
+    /// The parameters.
+    pub model: ContactModel,
+    broad: Box<dyn BroadPhase<D>>,
+    spheres: Vec<Sphere<D>>,
+    pairs: Vec<(u32, u32)>,
+    near_wall: Vec<u32>,
+    hints: Vec<u32>,
+    /// The contacts found by the last call to [`forces`](Self::forces).
+    pub contacts: Vec<Contact<D>>,
+    /// Time spent, per phase.
+    pub times: ContactTimes,
+}
+
+impl<const D: usize> ContactSolver<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    /// A solver using the broad-phase method `broad` (see [`crate::broad::sets::method`]).
+    pub fn new(model: ContactModel, broad: Box<dyn BroadPhase<D>>) -> Self {
+        ContactSolver {
+            model,
+            broad,
+            spheres: Vec::new(),
+            pairs: Vec::new(),
+            near_wall: Vec::new(),
+            hints: Vec::new(),
+            contacts: Vec::new(),
+            times: ContactTimes::default(),
+        }
+    }
+
+    /// The broad-phase method's name.
+    pub fn broad_name(&self) -> &'static str {
+        self.broad.name()
+    }
+
+    /// Finds the contacts of `bodies` (and with `walls`) and writes each body's contact force and
+    /// torque into `force` and `torque` (overwritten).
+    pub fn forces(
+        &mut self,
+        bodies: &[RigidBody<D>],
+        walls: Option<&Walls<D>>,
+        force: &mut [Vector<D>],
+        torque: &mut [Angular<D>],
+    ) -> Result<(), BroadError> {
+        let cut = self.model.range;
+        let patches = self.model.law == Law::Patches;
+        let start = Instant::now();
+        self.pairs.clear();
+        if bodies.len() >= 2 {
+            self.spheres.clear();
+            self.spheres.extend(bodies.iter().map(|b| Sphere {
+                centre: b.position,
+                radius: b.geometry.radius,
+            }));
+            self.broad.update(&self.spheres, cut)?;
+            self.broad.pairs(&mut self.pairs);
+            self.pairs.sort_unstable();
+        }
+        self.hints.resize(bodies.len(), 0);
+        self.near_wall.clear();
+        if let Some(w) = walls {
+            for (k, b) in bodies.iter().enumerate() {
+                let (d, _) = w.query(&b.position, &mut self.hints[k]);
+                if d <= b.geometry.radius + cut {
+                    self.near_wall.push(k as u32);
+                }
+            }
+        }
+        let t1 = Instant::now();
+        self.times.broad += (t1 - start).as_secs_f64();
+
+        let pair_contacts = self.pairs.par_iter().flat_map_iter(|&(i, j)| {
+            let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
+            let mut out = Vec::new();
+            if patches {
+                patch_contacts(i, j, bi, bj, cut, &mut out);
+            } else {
+                out.extend(closest_contact(i, j, bi, bj, cut));
+            }
+            out
+        });
+        let mut contacts: Vec<Contact<D>> = pair_contacts.collect();
+        if let Some(w) = walls {
+            let hints = &self.hints;
+            let wall_contacts: Vec<Contact<D>> = self
+                .near_wall
+                .par_iter()
+                .flat_map_iter(|&i| {
+                    let mut hint = hints[i as usize];
+                    let mut out = Vec::new();
+                    w.contacts(i, &bodies[i as usize], cut, patches, &mut hint, &mut out);
+                    out
+                })
+                .collect();
+            contacts.extend(wall_contacts);
+        }
+        self.contacts = contacts;
+        let t2 = Instant::now();
+        self.times.distance += (t2 - t1).as_secs_f64();
+
+        force.fill(Vector::<D>::zeros());
+        torque.fill(<Dim<D> as Kinematics<D>>::zero());
+        for c in &self.contacts {
+            let bi = &bodies[c.i as usize];
+            if c.j == WALL {
+                let f = self.model.force(c, bi.geometry.radius, None);
+                let (a, _) = self.model.law.application_points(&c.point_i, &c.point_j);
+                force[c.i as usize] += f;
+                torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f);
+            } else {
+                let bj = &bodies[c.j as usize];
+                let f = self.model.force(c, bi.geometry.radius, Some(bj.geometry.radius));
+                let (ai, aj) = self.model.law.application_points(&c.point_i, &c.point_j);
+                force[c.i as usize] += f;
+                force[c.j as usize] -= f;
+                torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - bi.position), &f);
+                torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - bj.position), &(-f));
+            }
+        }
+        self.times.forces += t2.elapsed().as_secs_f64();
+        Ok(())
+    }
+}
