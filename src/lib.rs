@@ -8,11 +8,13 @@
 
 pub mod body;
 pub mod broad;
+pub mod case;
 pub mod contact;
 pub mod fmm;
 pub mod io;
 pub mod math;
 pub mod mesh;
 pub mod shape;
+pub mod sim;
 
 pub use mesh::{MeshError, SimplexMesh};

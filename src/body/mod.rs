@@ -57,14 +57,20 @@ pub struct BodyGeometry<const D: usize> {
 }
 
 impl<const D: usize> BodyGeometry<D> {
-    /// The geometry of an analytic shape: its surface is the zero level set of the P1 interpolant
-    /// of its signed distance on a lattice of spacing `h` (so its distance to the true boundary is
-    /// `O(h² κ)`), and its field the exact distance to that surface at the lattice nodes
-    /// (closest-point mode), on a lattice reaching `band` beyond the shape.
+    /// The geometry of an analytic shape: its surface is its exact [`Shape::polyline`] where it
+    /// has one (2D primitives), otherwise the zero level set of the P1 interpolant of its signed
+    /// distance on a lattice of spacing `h` (so its distance to the true boundary is `O(h² κ)`);
+    /// its field is the exact distance to that surface at the nodes of a lattice of spacing `h`
+    /// reaching `band` beyond the shape (closest-point mode).
     pub fn from_shape(shape: &dyn Shape<D>, h: f64, band: f64) -> Result<Self, BodyError> {
         check_spacing(h, band)?;
+        if let Some(points) = shape.polyline(h) {
+            let n = points.len() as u32;
+            let facets = (0..n).map(|k| std::array::from_fn(|a| (k + a as u32) % n)).collect();
+            return Self::from_surface(Surface::new(points, facets), h, band);
+        }
         let reach = shape.bounding_radius() + band + 2.0 * h;
-        let (lo, n) = lattice_cover(-reach, reach, h);
+        let (lo, n) = lattice_cover(reach, h);
         let mesh = axis_box::<D>(lo, lo + Vector::<D>::repeat(h * n as f64), [n; D])?;
         let phi: Vec<f64> = mesh.points().iter().map(|x| shape.signed_distance(x)).collect();
         let surface = Surface::level_set(&mesh, &phi);
@@ -117,7 +123,7 @@ impl<const D: usize> BodyGeometry<D> {
         };
         let radius = surface.points.iter().map(|p| p.norm()).fold(0.0, f64::max);
         let reach = radius + band + 2.0 * h;
-        let (lo, n) = lattice_cover(-reach, reach, h);
+        let (lo, n) = lattice_cover(reach, h);
         let mesh = axis_box::<D>(lo, lo + Vector::<D>::repeat(h * n as f64), [n; D])?;
         let front = Front::Surface {
             points: &surface.points,
@@ -156,11 +162,12 @@ fn check_spacing(h: f64, band: f64) -> Result<(), BodyError> {
     Ok(())
 }
 
-/// The lower corner and interval count of a cubic lattice of spacing `h` covering `[lo, hi]` on
-/// every axis.
-fn lattice_cover<const D: usize>(lo: f64, hi: f64, h: f64) -> (Point<D>, usize) {
-    let n = ((hi - lo) / h).ceil().max(1.0) as usize;
-    (Point::<D>::repeat(lo), n)
+/// The lower corner and interval count of a cubic lattice of spacing `h` covering `[−reach, reach]`
+/// on every axis, symmetric about the origin (an even number of intervals), so that a shape
+/// symmetric about its origin gets a level set that is symmetric but for the cells' diagonals.
+fn lattice_cover<const D: usize>(reach: f64, h: f64) -> (Point<D>, usize) {
+    let half = (reach / h).ceil().max(1.0);
+    (Point::<D>::repeat(-half * h), 2 * half as usize)
 }
 
 /// A rigid body: its geometry, mass properties and state.

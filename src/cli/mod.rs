@@ -3,12 +3,13 @@
 mod bench;
 mod distance;
 mod mesh;
+mod run;
 
 use clap::{Parser, Subcommand};
 
 /// Rigid bodies in a viscous fluid, repelling each other and the walls through distance fields.
 ///
-/// Example: tumble mesh info meshes/disk_r3.msh
+/// Example: tumble run cases/dry_disk_wall.toml
 #[derive(Parser, Debug)]
 #[command(name = "tumble", version, about, long_about)]
 pub struct Cli {
@@ -18,6 +19,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run a case file (example: tumble run cases/dry_disk_wall.toml --out out/disk).
+    Run(run::RunArgs),
     /// Inspect and convert meshes (example: tumble mesh info meshes/disk_r3.msh).
     #[command(subcommand)]
     Mesh(mesh::MeshCommand),
@@ -32,6 +35,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Run(r) => run::run(r),
         Command::Mesh(m) => mesh::run(m),
         Command::Distance(d) => distance::run(d),
         Command::Bench(b) => bench::run(b),

@@ -4,8 +4,9 @@
 //! `q = R_iᵀ R_j p + R_iᵀ (G_j − G_i)`, and `D_i(q)` is read off `i`'s lattice; nodes farther from
 //! `G_i` than `R_i + cut` are skipped (their distance to `B_i` exceeds `cut`). The smallest value
 //! is the gap seen from `i`, at the point `x_j ∈ ∂B_j` closest to `B_i`; the same from `j` gives
-//! `x_i`. The normal is the mean of the two fields' unit gradients, `∇D_j(x_i)` and `−∇D_i(x_j)`,
-//! which is robust under overlap where `x_i − x_j` flips.
+//! `x_i`. The normal is the mean of the two fields' unit gradients `∇D_j` and `−∇D_i` at the
+//! midpoint of `x_i` and `x_j`, where their tilts from the nodes' offsets cancel to first order; it
+//! is robust under overlap, where `x_i − x_j` flips.
 
 use super::Contact;
 use crate::body::{Dim, Kinematics, RigidBody};
@@ -93,7 +94,8 @@ where
     let on_i = closest_node(bj, bi, cut)?;
     let xj = bj.to_world(&bj.geometry.surface.points[on_j.node as usize]);
     let xi = bi.to_world(&bi.geometry.surface.points[on_i.node as usize]);
-    let normal = (world_normal(bj, &on_i.local) - world_normal(bi, &on_j.local))
+    let mid = (xi + xj) * 0.5;
+    let normal = (world_normal(bj, &bj.to_body(&mid)) - world_normal(bi, &bi.to_body(&mid)))
         .try_normalize(1e-300)
         .or_else(|| (bi.position - bj.position).try_normalize(1e-300))
         .unwrap_or_else(Vector::<D>::zeros);
@@ -112,7 +114,8 @@ where
 /// pressure `Σ w_k x_k / Σ w_k` of its nodes, `w_k = a_k (cut − d_k)²` with `a_k` the node's share
 /// of the surface,
 /// which moves continuously as nodes enter and leave the patch and is the middle of a flat face
-/// lying on another; the point on `∂B_i` is one gap further along the normal.
+/// lying on another; the normal is `−∇D_i` there, and the point on `∂B_i` is one gap further along
+/// it.
 pub fn patch_contacts<const D: usize>(
     i: u32,
     j: u32,
@@ -143,7 +146,7 @@ pub fn patch_contacts<const D: usize>(
             )
             .unwrap_or(best.local);
             let xj = bi.to_world(&centre);
-            let normal = -world_normal(bi, &best.local);
+            let normal = -world_normal(bi, &centre);
             out.push(Contact {
                 i,
                 j,

@@ -18,14 +18,27 @@ pub enum Law {
     /// or spheres, where `R_i + R_j + d = |G_i − G_j|` and `n = (G_i − G_j)/|G_i − G_j|`, this is
     /// exactly Glowinski's `(1/ε) (G_i − G_j) (R_i + R_j + ρ − |G_i − G_j|)²`. It grows as the gap
     /// closes and stays repulsive under overlap (negative `d`). Walls act as a mirror image of the
-    /// body: `F_i = (1/ε_W) (ρ − d)² 2 (R_i + d) n`. Both bodies take the force at the midpoint of
-    /// `x_i` and `x_j`, so the pair's torques balance exactly. One contact per pair: the closest
-    /// points.
+    /// body: `F_i = (1/ε_W) (ρ − d)² 2 (R_i + d) n`. One contact per pair: the patch of boundary
+    /// nodes within `ρ` that holds the closest node, with `d` its smallest gap and the force at its
+    /// centre of pressure (see [`super::patch_contacts`]), which moves continuously and lets a flat
+    /// face rest on another. Both bodies take the force at the same point, so the pair's torques
+    /// balance exactly.
     Glowinski,
     /// The `glowinski` law once per connected patch of boundary nodes within `ρ` of the other body
-    /// (or wall), each at its own closest point: a non-convex body resting on two lobes feels two
-    /// forces, and no spurious torque.
+    /// (or wall), each at its own centre of pressure: a non-convex body resting on two lobes feels
+    /// two forces, and no spurious torque.
     Patches,
+}
+
+/// How contacts are found between two bodies (or a body and the walls).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detection {
+    /// The closest boundary nodes on both sides (the specification's `argmin`s).
+    ClosestPoints,
+    /// The patch of nodes within range that holds the closest node.
+    NearestPatch,
+    /// Every patch of nodes within range.
+    AllPatches,
 }
 
 impl Law {
@@ -36,6 +49,15 @@ impl Law {
             "glowinski" => Some(Law::Glowinski),
             "patches" => Some(Law::Patches),
             _ => None,
+        }
+    }
+
+    /// How this law finds its contacts.
+    pub fn detection(self) -> Detection {
+        match self {
+            Law::Spec => Detection::ClosestPoints,
+            Law::Glowinski => Detection::NearestPatch,
+            Law::Patches => Detection::AllPatches,
         }
     }
 

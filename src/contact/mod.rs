@@ -17,7 +17,7 @@ mod law;
 mod wall;
 
 pub use gap::{closest_contact, patch_contacts};
-pub use law::Law;
+pub use law::{Detection, Law};
 pub use wall::Walls;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
@@ -100,6 +100,8 @@ pub struct ContactSolver<const D: usize> {
     hints: Vec<u32>,
     /// The contacts found by the last call to [`forces`](Self::forces).
     pub contacts: Vec<Contact<D>>,
+    /// The first body whose centre of mass was outside the domain at the last call.
+    pub outside: Option<u32>,
     /// Time spent, per phase.
     pub times: ContactTimes,
 }
@@ -118,6 +120,7 @@ where
             near_wall: Vec::new(),
             hints: Vec::new(),
             contacts: Vec::new(),
+            outside: None,
             times: ContactTimes::default(),
         }
     }
@@ -137,7 +140,7 @@ where
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
         let cut = self.model.range;
-        let patches = self.model.law == Law::Patches;
+        let detection = self.model.law.detection();
         let start = Instant::now();
         self.pairs.clear();
         if bodies.len() >= 2 {
@@ -152,9 +155,13 @@ where
         }
         self.hints.resize(bodies.len(), 0);
         self.near_wall.clear();
+        self.outside = None;
         if let Some(w) = walls {
             for (k, b) in bodies.iter().enumerate() {
                 let (d, _) = w.query(&b.position, &mut self.hints[k]);
+                if d < 0.0 && self.outside.is_none() {
+                    self.outside = Some(k as u32);
+                }
                 if d <= b.geometry.radius + cut {
                     self.near_wall.push(k as u32);
                 }
@@ -166,10 +173,13 @@ where
         let pair_contacts = self.pairs.par_iter().flat_map_iter(|&(i, j)| {
             let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
             let mut out = Vec::new();
-            if patches {
-                patch_contacts(i, j, bi, bj, cut, &mut out);
-            } else {
-                out.extend(closest_contact(i, j, bi, bj, cut));
+            match detection {
+                Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
+                Detection::NearestPatch => {
+                    patch_contacts(i, j, bi, bj, cut, &mut out);
+                    keep_nearest(&mut out);
+                }
+                Detection::AllPatches => patch_contacts(i, j, bi, bj, cut, &mut out),
             }
             out
         });
@@ -182,7 +192,7 @@ where
                 .flat_map_iter(|&i| {
                     let mut hint = hints[i as usize];
                     let mut out = Vec::new();
-                    w.contacts(i, &bodies[i as usize], cut, patches, &mut hint, &mut out);
+                    w.contacts(i, &bodies[i as usize], cut, detection, &mut hint, &mut out);
                     out
                 })
                 .collect();
@@ -213,5 +223,13 @@ where
         }
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
+    }
+}
+
+/// Keeps only the contact with the smallest gap (the first of equals).
+pub(crate) fn keep_nearest<const D: usize>(contacts: &mut Vec<Contact<D>>) {
+    if let Some(k) = (0..contacts.len()).min_by(|&a, &b| contacts[a].gap.total_cmp(&contacts[b].gap)) {
+        contacts.swap(0, k);
+        contacts.truncate(1);
     }
 }

@@ -9,7 +9,7 @@
 //! wall facet.
 
 use super::gap::{centre_of_pressure, for_each_patch, Probe};
-use super::{Contact, WALL};
+use super::{keep_nearest, Contact, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
 use crate::math::{self, Point, Vector};
@@ -104,22 +104,24 @@ impl<const D: usize> Walls<D> {
         best
     }
 
-    /// The contacts of body `i` with the walls within `cut`: the closest boundary node, or (with
-    /// `patches`) one per connected patch of nodes within `cut`, at the patch's centre of pressure
-    /// (see [`super::patch_contacts`]). `hint` is a cell
+    /// The contacts of body `i` with the walls within `cut`, found as `detection` says: the closest
+    /// boundary node, or one contact per connected patch of nodes within `cut` (or only the nearest
+    /// patch) at the patch's centre of pressure (see [`super::patch_contacts`]). `hint` is a cell
     /// near the body, updated.
     pub fn contacts(
         &self,
         i: u32,
         body: &RigidBody<D>,
         cut: f64,
-        patches: bool,
+        detection: Detection,
         hint: &mut u32,
         out: &mut Vec<Contact<D>>,
     ) where
         Dim<D>: Kinematics<D>,
     {
         let surface = &body.geometry.surface;
+        let patches = detection != Detection::ClosestPoints;
+        let first = out.len();
         let mut near: Vec<Probe<D>> = Vec::new();
         let mut best: Option<(Probe<D>, Point<D>)> = None;
         let mut walls: Vec<Point<D>> = Vec::new();
@@ -170,6 +172,11 @@ impl<const D: usize> Walls<D> {
             );
         } else if let Some((p, w)) = best {
             emit(p, w, p.local, w);
+        }
+        if detection == Detection::NearestPatch {
+            let mut mine = out.split_off(first);
+            keep_nearest(&mut mine);
+            out.extend(mine);
         }
     }
 }

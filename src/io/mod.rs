@@ -8,7 +8,7 @@ mod vtu;
 
 pub use atomic::write_atomically;
 pub use pvd::PvdSeries;
-pub use vtu::{write_mesh_vtu, Field};
+pub use vtu::{write_mesh_vtu, write_simplices_vtu, Field};
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! and cell fields, binary (base64) inline data.
 
 use super::{write_atomically, OutputError};
-use crate::math::Vector;
+use crate::math::{Point, Vector};
 use crate::SimplexMesh;
 use std::path::Path;
 use vtkio::model::{
@@ -75,14 +75,31 @@ pub fn write_mesh_vtu<const D: usize>(
     point_fields: Vec<Field>,
     cell_fields: Vec<Field>,
 ) -> Result<(), OutputError> {
+    write_simplices_vtu(path, mesh.points(), mesh.cells(), D + 1, point_fields, cell_fields)
+}
+
+/// Writes simplices of `nodes_per_cell` nodes (2: segments, 3: triangles, 4: tetrahedra), listed
+/// flat in `cells`, on `points`, to the `.vtu` file `path` (whole, via a temporary file).
+pub fn write_simplices_vtu<const D: usize>(
+    path: &Path,
+    points: &[Point<D>],
+    cells: &[u32],
+    nodes_per_cell: usize,
+    point_fields: Vec<Field>,
+    cell_fields: Vec<Field>,
+) -> Result<(), OutputError> {
     let encode_err = |message: String| OutputError::Encode {
         path: path.to_path_buf(),
         message,
     };
-    for (fields, n, what) in [
-        (&point_fields, mesh.num_points(), "node"),
-        (&cell_fields, mesh.num_cells(), "cell"),
-    ] {
+    let cell_type = match nodes_per_cell {
+        2 => CellType::Line,
+        3 => CellType::Triangle,
+        4 => CellType::Tetra,
+        n => return Err(encode_err(format!("no VTK simplex has {n} nodes"))),
+    };
+    let n_cells = cells.len() / nodes_per_cell;
+    for (fields, n, what) in [(&point_fields, points.len(), "node"), (&cell_fields, n_cells, "cell")] {
         if let Some(f) = fields.iter().find(|f| f.len() != n) {
             return Err(encode_err(format!(
                 "field '{}' has {} values, expected one per {what} ({n})",
@@ -91,20 +108,18 @@ pub fn write_mesh_vtu<const D: usize>(
             )));
         }
     }
-    let mut points = Vec::with_capacity(3 * mesh.num_points());
-    for p in mesh.points() {
-        points.extend((0..3).map(|i| if i < D { p[i] } else { 0.0 }));
+    let mut coords = Vec::with_capacity(3 * points.len());
+    for p in points {
+        coords.extend((0..3).map(|i| if i < D { p[i] } else { 0.0 }));
     }
-    let nv = D + 1;
-    let cell_type = if D == 2 { CellType::Triangle } else { CellType::Tetra };
     let piece = UnstructuredGridPiece {
-        points: IOBuffer::F64(points),
+        points: IOBuffer::F64(coords),
         cells: Cells {
             cell_verts: VertexNumbers::XML {
-                connectivity: mesh.cells().iter().map(|&v| v as u64).collect(),
-                offsets: (1..=mesh.num_cells()).map(|c| (c * nv) as u64).collect(),
+                connectivity: cells.iter().map(|&v| v as u64).collect(),
+                offsets: (1..=n_cells).map(|c| (c * nodes_per_cell) as u64).collect(),
             },
-            types: vec![cell_type; mesh.num_cells()],
+            types: vec![cell_type; n_cells],
         },
         data: Attributes {
             point: point_fields.into_iter().map(Field::into_attribute).collect(),

@@ -37,6 +37,22 @@ impl<const D: usize> Shape<D> for Ellipsoid<D> {
     fn bounding_radius(&self) -> f64 {
         self.semi_axes.iter().copied().fold(0.0, f64::max)
     }
+    /// In 2D, points `(a cos t, b sin t)` at equal steps of `t`, as many as the perimeter over `h`
+    /// (Ramanujan's approximation of the perimeter): symmetric about both axes.
+    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
+        (D == 2).then(|| {
+            let (a, b) = (self.semi_axes[0], self.semi_axes[D - 1]);
+            let perimeter = std::f64::consts::PI * (3.0 * (a + b) - ((3.0 * a + b) * (a + 3.0 * b)).sqrt());
+            let n = (perimeter / h).ceil().max(8.0) as usize;
+            let n = n + n % 4;
+            (0..n)
+                .map(|k| {
+                    let t = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                    Point::<D>::from_fn(|i, _| [a * t.cos(), b * t.sin(), 0.0][i])
+                })
+                .collect()
+        })
+    }
 }
 
 /// Distance from `y` (all `y_i ≥ 0`) to the ellipsoid with semi-axes `e` (decreasing), any

@@ -14,6 +14,29 @@ pub trait Shape<const D: usize>: Send + Sync {
     /// The radius of a ball about the origin that contains the shape (not necessarily the
     /// smallest): it sizes the lattice a body's distance field is computed on.
     fn bounding_radius(&self) -> f64;
+    /// The boundary as a closed polyline with nodes on it, counter-clockwise, about `h` apart, when
+    /// the shape can give it exactly (2D primitives); `None` otherwise, and the body then uses the
+    /// zero level set of the signed distance on a lattice. Exact corners and mirror-symmetric
+    /// nodes matter for bodies resting flat on each other.
+    fn polyline(&self, _h: f64) -> Option<Vec<Point<D>>> {
+        None
+    }
+}
+
+/// Nodes about `h` apart along the closed polygon `corners`, each corner included.
+fn subdivide<const D: usize>(corners: &[Point<D>], h: f64) -> Vec<Point<D>> {
+    let mut out = Vec::new();
+    for (k, a) in corners.iter().enumerate() {
+        let b = corners[(k + 1) % corners.len()];
+        let n = ((b - a).norm() / h).ceil().max(1.0) as usize;
+        out.extend((0..n).map(|i| a + (b - a) * (i as f64 / n as f64)));
+    }
+    out
+}
+
+/// A 2D point as a `D`-dimensional one (`D` = 2 where it is used).
+fn planar<const D: usize>(x: f64, y: f64) -> Point<D> {
+    Point::<D>::from_fn(|k, _| [x, y, 0.0][k])
 }
 
 /// A disk (2D) or a ball (3D).
@@ -33,6 +56,18 @@ impl<const D: usize> Shape<D> for Ball<D> {
     fn bounding_radius(&self) -> f64 {
         self.centre.norm() + self.radius
     }
+    /// In 2D, `⌈2πr/h⌉` equally spaced points of the circle.
+    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
+        (D == 2).then(|| {
+            let n = (2.0 * std::f64::consts::PI * self.radius / h).ceil().max(8.0) as usize;
+            (0..n)
+                .map(|k| {
+                    let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                    self.centre + planar::<D>(self.radius * a.cos(), self.radius * a.sin())
+                })
+                .collect()
+        })
+    }
 }
 
 /// A rectangle (2D) or box (3D) centred at the origin, with the given half-widths along the axes.
@@ -51,6 +86,13 @@ impl<const D: usize> Shape<D> for Cuboid<D> {
     }
     fn bounding_radius(&self) -> f64 {
         self.half.iter().map(|h| h * h).sum::<f64>().sqrt()
+    }
+    /// In 2D, the four sides subdivided.
+    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
+        (D == 2).then(|| {
+            let (a, b) = (self.half[0], self.half[D - 1]);
+            subdivide(&[planar(-a, -b), planar(a, -b), planar(a, b), planar(-a, b)], h)
+        })
     }
 }
 
@@ -82,6 +124,21 @@ impl Shape<2> for Polygon {
     }
     fn bounding_radius(&self) -> f64 {
         self.vertices.iter().map(|v| v.norm()).fold(0.0, f64::max)
+    }
+    /// The edges subdivided, counter-clockwise.
+    fn polyline(&self, h: f64) -> Option<Vec<Point<2>>> {
+        let n = self.vertices.len();
+        let twice_area: f64 = (0..n)
+            .map(|k| {
+                let (a, b) = (self.vertices[k], self.vertices[(k + 1) % n]);
+                a.x * b.y - a.y * b.x
+            })
+            .sum();
+        let mut corners = self.vertices.clone();
+        if twice_area < 0.0 {
+            corners.reverse();
+        }
+        Some(subdivide(&corners, h))
     }
 }
 

@@ -1,0 +1,474 @@
+//! Case files: a whole simulation described in TOML (see [`schema`] for every key, its unit and
+//! default), checked, and built into a [`Simulation`].
+//!
+//! Errors name the file and the field (or the body) and say what is expected; nothing in a case
+//! file can make `tumble` panic.
+
+mod run;
+pub mod schema;
+
+pub use run::{run, Summary};
+pub use schema::CaseFile;
+
+use crate::body::{BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
+use crate::broad::sets::method;
+use crate::contact::{ContactModel, ContactSolver, Law, Walls};
+use crate::fmm::FmmError;
+use crate::math::{Point, Vector};
+use crate::mesh::generate::axis_box;
+use crate::mesh::{gmsh, MeshError};
+use crate::shape::{Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
+use crate::sim::{Drag, SimError, Simulation};
+use schema::{AngularSpec, ShapeSpec};
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What is wrong with a case, or what stopped its run.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// The file could not be read.
+    #[error("{file}: {cause}", file = file.display())]
+    Read {
+        /// The case file.
+        file: PathBuf,
+        /// What the system said.
+        cause: std::io::Error,
+    },
+    /// Not valid TOML, an unknown key, a missing key or a value of the wrong type.
+    #[error("{file}: {message}", file = file.display())]
+    Parse {
+        /// The case file.
+        file: PathBuf,
+        /// The parser's message (with line, column and key).
+        message: String,
+    },
+    /// A value out of range.
+    #[error("{file}: `{field}`: {message}", file = file.display())]
+    Invalid {
+        /// The case file.
+        file: PathBuf,
+        /// The key, e.g. `contact.range` or `bodies[2].position`.
+        field: String,
+        /// What is expected.
+        message: String,
+    },
+    /// A mesh the case names could not be read or built.
+    #[error("{file}: {what}: {cause}", file = file.display())]
+    Mesh {
+        /// The case file.
+        file: PathBuf,
+        /// Which mesh.
+        what: String,
+        /// Why.
+        cause: Box<MeshError>,
+    },
+    /// A body's geometry could not be built.
+    #[error("{file}: body '{body}': {cause}", file = file.display())]
+    Body {
+        /// The case file.
+        file: PathBuf,
+        /// The body.
+        body: String,
+        /// Why.
+        cause: Box<BodyError>,
+    },
+    /// The walls' distance field could not be computed.
+    #[error("{file}: `domain.walls`: {cause}", file = file.display())]
+    Walls {
+        /// The case file.
+        file: PathBuf,
+        /// Why.
+        cause: Box<FmmError>,
+    },
+    /// The simulation refused the configuration or stopped.
+    #[error("{file}: {cause}", file = file.display())]
+    Sim {
+        /// The case file.
+        file: PathBuf,
+        /// Why.
+        cause: Box<SimError>,
+    },
+    /// An output file could not be written.
+    #[error("{0}")]
+    Output(#[from] crate::io::OutputError),
+}
+
+/// A case file read and parsed, with where it came from.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// The file.
+    pub path: PathBuf,
+    /// Its content.
+    pub file: CaseFile,
+}
+
+impl Case {
+    /// Reads and parses `path`.
+    pub fn load(path: &Path) -> Result<Case, CaseError> {
+        let text = std::fs::read_to_string(path).map_err(|cause| CaseError::Read {
+            file: path.to_path_buf(),
+            cause,
+        })?;
+        Case::parse(path, &text)
+    }
+
+    /// Parses `text` as the content of `path`.
+    pub fn parse(path: &Path, text: &str) -> Result<Case, CaseError> {
+        let file: CaseFile = toml::from_str(text).map_err(|e| CaseError::Parse {
+            file: path.to_path_buf(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        Ok(Case {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+
+    /// The case's name: `name`, or the file's stem.
+    pub fn name(&self) -> String {
+        self.file.name.clone().unwrap_or_else(|| {
+            self.path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "case".into())
+        })
+    }
+
+    fn invalid(&self, field: impl Into<String>, message: impl Into<String>) -> CaseError {
+        CaseError::Invalid {
+            file: self.path.clone(),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A path in the case relative to the case file's directory.
+    fn relative(&self, p: &str) -> PathBuf {
+        self.path.parent().unwrap_or(Path::new(".")).join(p)
+    }
+
+    /// A vector of `D` finite components from `v`, or an error naming `field`.
+    fn vector<const D: usize>(&self, field: &str, v: &[f64]) -> Result<Vector<D>, CaseError> {
+        if v.len() != D || v.iter().any(|x| !x.is_finite()) {
+            return Err(self.invalid(field, format!("expected {D} finite numbers, got {v:?}")));
+        }
+        Ok(Vector::<D>::from_fn(|k, _| v[k]))
+    }
+
+    fn positive(&self, field: &str, x: f64) -> Result<f64, CaseError> {
+        if x.is_finite() && x > 0.0 {
+            Ok(x)
+        } else {
+            Err(self.invalid(field, format!("must be a positive number, got {x}")))
+        }
+    }
+
+    /// Builds the simulation the case describes (dimension `D`, which must be the file's).
+    pub fn build<const D: usize>(&self) -> Result<Simulation<D>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let f = &self.file;
+        if f.dimension != D {
+            return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
+        }
+        let c = &f.contact;
+        let law_name = c.law.as_deref().unwrap_or("glowinski");
+        let law = Law::from_name(law_name).ok_or_else(|| {
+            self.invalid(
+                "contact.law",
+                format!("unknown law '{law_name}'; expected one of spec, glowinski, patches"),
+            )
+        })?;
+        let range = self.positive("contact.range", c.range)?;
+        let model = ContactModel {
+            law,
+            range,
+            stiffness: self.positive("contact.stiffness", c.stiffness)?,
+            wall_stiffness: self.positive("contact.wall_stiffness", c.wall_stiffness.unwrap_or(c.stiffness))?,
+        };
+        let broad_name = c.broad_phase.as_deref().unwrap_or("auto");
+        let broad = method::<D>(broad_name).ok_or_else(|| {
+            self.invalid(
+                "contact.broad_phase",
+                format!(
+                    "unknown method '{broad_name}'; expected one of {}",
+                    crate::broad::sets::METHODS.join(", ")
+                ),
+            )
+        })?;
+        if let Some(h) = c.resolution {
+            self.positive("contact.resolution", h)?;
+        }
+        self.positive("time.step", f.time.step)?;
+        self.positive("time.end", f.time.end)?;
+        if f.bodies.is_empty() {
+            return Err(self.invalid("bodies", "a case needs at least one body ([[bodies]])"));
+        }
+        let gravity = match &f.gravity {
+            Some(g) => self.vector::<D>("gravity", g)?,
+            None => Vector::<D>::zeros(),
+        };
+        let drag = match &f.drag {
+            Some(d) => {
+                let rate = |field: &str, x: Option<f64>| {
+                    let x = x.unwrap_or(0.0);
+                    if x.is_finite() && x >= 0.0 {
+                        Ok(x)
+                    } else {
+                        Err(self.invalid(field, format!("must be a number ≥ 0, got {x}")))
+                    }
+                };
+                Drag {
+                    linear: rate("drag.linear", d.linear)?,
+                    angular: rate("drag.angular", d.angular)?,
+                }
+            }
+            None => Drag::default(),
+        };
+        let bodies = self.bodies::<D>(range, c.resolution)?;
+        let walls = self.walls::<D>(range, &bodies)?;
+        let sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
+        sim.check_start().map_err(|cause| CaseError::Sim {
+            file: self.path.clone(),
+            cause: Box::new(cause),
+        })?;
+        Ok(sim)
+    }
+
+    fn bodies<const D: usize>(&self, range: f64, resolution: Option<f64>) -> Result<Vec<RigidBody<D>>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let mut shared: HashMap<String, Arc<BodyGeometry<D>>> = HashMap::new();
+        let mut names: HashMap<String, usize> = HashMap::new();
+        let mut bodies = Vec::new();
+        for (k, spec) in self.file.bodies.iter().enumerate() {
+            let field = |key: &str| format!("bodies[{k}].{key}");
+            let name = spec.name.clone().unwrap_or_else(|| format!("body{k}"));
+            if let Some(first) = names.insert(name.clone(), k) {
+                return Err(self.invalid(field("name"), format!("'{name}' is also the name of bodies[{first}]")));
+            }
+            let density = self.positive(&field("density"), spec.density)?;
+            let (shape, feature) = self.shape::<D>(&spec.shape, &field("shape"))?;
+            let h = resolution.unwrap_or((range / 4.0).min(feature / 20.0));
+            let key = format!("{:?} h={h:e}", spec.shape);
+            let geometry = match shared.get(&key) {
+                Some(g) => g.clone(),
+                None => {
+                    let built = match shape {
+                        Some(s) => BodyGeometry::from_shape(s.as_ref(), h, 2.0 * range),
+                        None => {
+                            let file = match &spec.shape {
+                                ShapeSpec::Mesh { file } => file.as_str(),
+                                _ => "",
+                            };
+                            let path = self.relative(file);
+                            let mesh = gmsh::read_dim::<D>(&path).map_err(|cause| CaseError::Mesh {
+                                file: self.path.clone(),
+                                what: field("shape.file"),
+                                cause: Box::new(cause),
+                            })?;
+                            BodyGeometry::from_mesh(&mesh, h, 2.0 * range)
+                        }
+                    };
+                    let g = Arc::new(built.map_err(|cause| CaseError::Body {
+                        file: self.path.clone(),
+                        body: name.clone(),
+                        cause: Box::new(cause),
+                    })?);
+                    shared.insert(key, g.clone());
+                    g
+                }
+            };
+            let mut body = RigidBody::new(
+                &name,
+                geometry,
+                density,
+                self.vector::<D>(&field("position"), &spec.position)?,
+            );
+            let rotation: Vec<f64> = match (D, spec.angle, &spec.rotation) {
+                (2, a, None) => vec![a.unwrap_or(0.0)],
+                (3, None, r) => r.clone().unwrap_or_else(|| vec![0.0; 3]),
+                (2, _, Some(_)) => return Err(self.invalid(field("rotation"), "2D bodies take `angle` (radians)")),
+                _ => return Err(self.invalid(field("angle"), "3D bodies take `rotation` (a rotation vector)")),
+            };
+            body.rotation = <Dim<D> as Kinematics<D>>::rotation_from(&rotation)
+                .filter(|_| rotation.iter().all(|x| x.is_finite()))
+                .ok_or_else(|| self.invalid(field("rotation"), format!("expected finite numbers, got {rotation:?}")))?;
+            if let Some(v) = &spec.velocity {
+                body.velocity = self.vector::<D>(&field("velocity"), v)?;
+            }
+            if let Some(w) = &spec.angular_velocity {
+                let components = match w {
+                    AngularSpec::Scalar(x) => vec![*x],
+                    AngularSpec::Vector(v) => v.clone(),
+                };
+                body.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(&components)
+                    .filter(|_| components.iter().all(|x| x.is_finite()))
+                    .ok_or_else(|| {
+                        self.invalid(
+                            field("angular_velocity"),
+                            format!(
+                                "expected {} finite number{}, got {components:?}",
+                                if D == 2 { 1 } else { 3 },
+                                if D == 2 { "" } else { "s" }
+                            ),
+                        )
+                    })?;
+            }
+            bodies.push(body);
+        }
+        Ok(bodies)
+    }
+
+    /// The analytic shape of `spec` (`None` for a mesh) and its smallest feature size.
+    #[allow(clippy::type_complexity)]
+    fn shape<const D: usize>(
+        &self,
+        spec: &ShapeSpec,
+        field: &str,
+    ) -> Result<(Option<Box<dyn Shape<D>>>, f64), CaseError> {
+        let sizes = |key: &str, v: &[f64], scale: f64| -> Result<[f64; D], CaseError> {
+            if v.len() != D || v.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(self.invalid(
+                    format!("{field}.{key}"),
+                    format!("expected {D} positive numbers, got {v:?}"),
+                ));
+            }
+            Ok(std::array::from_fn(|k| v[k] * scale))
+        };
+        Ok(match spec {
+            ShapeSpec::Circle { radius } => {
+                let r = self.positive(&format!("{field}.radius"), *radius)?;
+                (
+                    Some(Box::new(Ball {
+                        centre: Point::<D>::zeros(),
+                        radius: r,
+                    })),
+                    r,
+                )
+            }
+            ShapeSpec::Ellipse { semi_axes } => {
+                let e = sizes("semi_axes", semi_axes, 1.0)?;
+                (
+                    Some(Box::new(Ellipsoid { semi_axes: e })),
+                    e.iter().copied().fold(f64::INFINITY, f64::min),
+                )
+            }
+            ShapeSpec::Rectangle { sides } => {
+                let half = sizes("sides", sides, 0.5)?;
+                (
+                    Some(Box::new(Cuboid { half })),
+                    half.iter().copied().fold(f64::INFINITY, f64::min),
+                )
+            }
+            ShapeSpec::Polygon { vertices } => {
+                if vertices.len() < 3 || vertices.iter().flatten().any(|x| !x.is_finite()) {
+                    return Err(self.invalid(
+                        format!("{field}.vertices"),
+                        "expected at least 3 vertices [x, y] of finite numbers",
+                    ));
+                }
+                let polygon = Polygon {
+                    vertices: vertices.iter().map(|v| Point::<2>::new(v[0], v[1])).collect(),
+                };
+                let feature = polygon.bounding_radius() / 10.0;
+                (
+                    Some(planar::<D>(Box::new(polygon)).ok_or_else(|| self.invalid(field, "a polygon is a 2D shape"))?),
+                    feature,
+                )
+            }
+            ShapeSpec::Tripole { diameter, arm, bar } => {
+                let r = self.positive(&format!("{field}.diameter"), *diameter)? / 2.0;
+                let arm = self.positive(&format!("{field}.arm"), *arm)?;
+                let half_bar = self.positive(&format!("{field}.bar"), bar.unwrap_or(r))? / 2.0;
+                let mut parts: Vec<Box<dyn Shape<2>>> = Vec::new();
+                for k in 0..3 {
+                    let a = std::f64::consts::FRAC_PI_2 + k as f64 * 2.0 * std::f64::consts::PI / 3.0;
+                    let (u, n) = (Point::<2>::new(a.cos(), a.sin()), Point::<2>::new(-a.sin(), a.cos()));
+                    parts.push(Box::new(Ball {
+                        centre: u * arm,
+                        radius: r,
+                    }));
+                    parts.push(Box::new(Polygon {
+                        vertices: vec![
+                            n * half_bar,
+                            n * half_bar + u * arm,
+                            u * arm - n * half_bar,
+                            -n * half_bar,
+                        ],
+                    }));
+                }
+                let union: Box<dyn Shape<2>> = Box::new(Union { parts });
+                (
+                    Some(planar::<D>(union).ok_or_else(|| self.invalid(field, "the tripole is a 2D shape"))?),
+                    half_bar.min(r),
+                )
+            }
+            ShapeSpec::Mesh { .. } => (None, f64::INFINITY),
+        })
+    }
+
+    fn walls<const D: usize>(&self, range: f64, bodies: &[RigidBody<D>]) -> Result<Option<Walls<D>>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let Some(d) = &self.file.domain else {
+            return Ok(None);
+        };
+        let mesh_err = |what: &str, cause| CaseError::Mesh {
+            file: self.path.clone(),
+            what: what.into(),
+            cause: Box::new(cause),
+        };
+        let (mesh, default_walls) = match (&d.bounds, &d.mesh) {
+            (Some([lo, hi]), None) => {
+                let lo = self.vector::<D>("domain.box[0]", lo)?;
+                let hi = self.vector::<D>("domain.box[1]", hi)?;
+                if (0..D).any(|a| hi[a] <= lo[a]) {
+                    return Err(self.invalid("domain.box", "the upper corner must exceed the lower one on every axis"));
+                }
+                let cells: [usize; D] = match &d.cells {
+                    Some(n) if n.len() == D && n.iter().all(|&k| k > 0) => std::array::from_fn(|a| n[a]),
+                    Some(n) => {
+                        return Err(self.invalid("domain.cells", format!("expected {D} positive integers, got {n:?}")))
+                    }
+                    None => {
+                        let h = self.positive("domain.h", d.h.unwrap_or(2.0 * range))?;
+                        let cap = if D == 2 { 256.0 } else { 48.0 };
+                        std::array::from_fn(|a| ((hi[a] - lo[a]) / h).ceil().clamp(1.0, cap) as usize)
+                    }
+                };
+                let mesh = axis_box::<D>(lo, hi, cells).map_err(|e| mesh_err("domain.box", e))?;
+                let names = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
+                (mesh, names[..2 * D].iter().map(|s| s.to_string()).collect())
+            }
+            (None, Some(file)) => {
+                let mesh = gmsh::read_dim::<D>(self.relative(file)).map_err(|e| mesh_err("domain.mesh", e))?;
+                (mesh, Vec::new())
+            }
+            _ => return Err(self.invalid("domain", "give either `box` or `mesh`")),
+        };
+        let names = d.walls.clone().unwrap_or(default_walls);
+        if names.is_empty() {
+            return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
+        }
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
+        Walls::new(mesh, &refs, reach)
+            .map(Some)
+            .map_err(|cause| CaseError::Walls {
+                file: self.path.clone(),
+                cause: Box::new(cause),
+            })
+    }
+}
+
+/// A 2D shape as a `D`-dimensional one when `D` is 2, `None` otherwise.
+fn planar<const D: usize>(shape: Box<dyn Shape<2>>) -> Option<Box<dyn Shape<D>>> {
+    let any: Box<dyn Any> = Box::new(shape);
+    any.downcast::<Box<dyn Shape<D>>>().ok().map(|b| *b)
+}

@@ -1,0 +1,175 @@
+//! The TOML case file, as serde reads it. Every table rejects unknown keys, so a misspelt key is an
+//! error naming it rather than a silently ignored line. Units are the case's own, used consistently
+//! (the committed cases are in CGS: cm, g, s).
+
+use serde::Deserialize;
+
+/// A whole case file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseFile {
+    /// A name for the output; default: the file's stem.
+    pub name: Option<String>,
+    /// 2 or 3.
+    pub dimension: usize,
+    /// Gravity, a vector of `dimension` components (length/time²); default zero.
+    pub gravity: Option<Vec<f64>>,
+    /// The domain and its walls; default: no walls.
+    pub domain: Option<DomainSpec>,
+    /// The bodies.
+    pub bodies: Vec<BodySpec>,
+    /// Contact parameters.
+    pub contact: ContactSpec,
+    /// Time stepping.
+    pub time: TimeSpec,
+    /// Drag rates standing in for viscous damping in a dry run; default none.
+    pub drag: Option<DragSpec>,
+    /// What to write; default: see [`OutputSpec`].
+    pub output: Option<OutputSpec>,
+}
+
+/// The domain: a box meshed by `tumble` or a Gmsh mesh.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainSpec {
+    /// `[[x0, y0(, z0)], [x1, y1(, z1)]]`: the box's lower and upper corners.
+    #[serde(rename = "box")]
+    pub bounds: Option<[Vec<f64>; 2]>,
+    /// Intervals per axis of the box's mesh; default: the box's extent over `h`.
+    pub cells: Option<Vec<usize>>,
+    /// Mesh size of the box's mesh (length); default: `range`.
+    pub h: Option<f64>,
+    /// A Gmsh mesh file instead of a box (path relative to the case file).
+    pub mesh: Option<String>,
+    /// The wall markers (facet physical names); default for a box: all six (four) faces `xmin`,
+    /// `xmax`, `ymin`, `ymax` (`zmin`, `zmax`); required with `mesh`.
+    pub walls: Option<Vec<String>>,
+}
+
+/// One body, or a row of identical bodies.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// A name for messages and output; default `body<k>`.
+    pub name: Option<String>,
+    /// The shape.
+    pub shape: ShapeSpec,
+    /// Density (mass/length^dimension).
+    pub density: f64,
+    /// The centre of mass at t = 0.
+    pub position: Vec<f64>,
+    /// 2D: the initial angle (radians, counter-clockwise); default 0.
+    pub angle: Option<f64>,
+    /// 3D: the initial rotation as a rotation vector (axis × angle in radians); default none.
+    pub rotation: Option<Vec<f64>>,
+    /// Initial velocity; default zero.
+    pub velocity: Option<Vec<f64>>,
+    /// Initial angular velocity (rad/time): a number in 2D, a vector in 3D; default zero.
+    pub angular_velocity: Option<AngularSpec>,
+}
+
+/// A scalar (2D) or vector (3D) angular quantity.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum AngularSpec {
+    /// 2D.
+    Scalar(f64),
+    /// 3D.
+    Vector(Vec<f64>),
+}
+
+/// A body's shape, in its own frame (centred on its origin; the body frame is then moved to the
+/// centre of mass).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ShapeSpec {
+    /// A disk (2D) or ball (3D).
+    Circle {
+        /// Radius.
+        radius: f64,
+    },
+    /// An ellipse (2D) or ellipsoid (3D) with the given semi-axes along the frame's axes.
+    Ellipse {
+        /// Semi-axes.
+        semi_axes: Vec<f64>,
+    },
+    /// A rectangle (2D) or box (3D) with the given side lengths.
+    Rectangle {
+        /// Side lengths.
+        sides: Vec<f64>,
+    },
+    /// A polygon (2D), vertices `[[x, y], …]` in either orientation.
+    Polygon {
+        /// Vertices.
+        vertices: Vec<[f64; 2]>,
+    },
+    /// The tripole (2D): three disks of diameter `diameter` whose centres are `arm` from the
+    /// origin at 90°, 210° and 330°, joined to the origin by bars of width `bar` (section 4.6 of
+    /// the specification).
+    Tripole {
+        /// The lobes' diameter.
+        diameter: f64,
+        /// Distance of the lobes' centres from the origin.
+        arm: f64,
+        /// The bars' width; default `diameter / 2`.
+        bar: Option<f64>,
+    },
+    /// A Gmsh mesh of the body (path relative to the case file); all its cells are the body.
+    Mesh {
+        /// The file.
+        file: String,
+    },
+}
+
+/// Contact parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactSpec {
+    /// `spec`, `glowinski` or `patches` (see [`crate::contact::Law`]); default `glowinski`.
+    pub law: Option<String>,
+    /// `ρ`, the range of the force (length).
+    pub range: f64,
+    /// `ε`, the body–body stiffness parameter (force ∝ 1/ε).
+    pub stiffness: f64,
+    /// `ε_W`, the body–wall stiffness parameter; default `stiffness`.
+    pub wall_stiffness: Option<f64>,
+    /// The spacing of the bodies' distance-field lattices (length); default `range / 4`, and at
+    /// most a twentieth of the smallest body's radius.
+    pub resolution: Option<f64>,
+    /// The broad-phase method (`brute`, `linked-cell`, `sweep`, `sorted-distance`, `hgrid`,
+    /// `kdtree`, `auto`); default `auto`.
+    pub broad_phase: Option<String>,
+}
+
+/// Time stepping.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeSpec {
+    /// `Δt`.
+    pub step: f64,
+    /// The final time.
+    pub end: f64,
+}
+
+/// Drag rates (1/time).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DragSpec {
+    /// `c_v` in `dv/dt = … − c_v v`; default 0.
+    pub linear: Option<f64>,
+    /// `c_ω` in `dω/dt = … − c_ω ω`; default 0.
+    pub angular: Option<f64>,
+}
+
+/// Output.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputSpec {
+    /// Steps between `.vtu` files (0: none); default: 100 files over the run.
+    pub every: Option<usize>,
+    /// Steps between rows of `bodies.csv`; default 1 (every step).
+    pub csv_every: Option<usize>,
+    /// Also write each body's distance-field lattice (moved with the body) into the `.vtu` files;
+    /// default false.
+    pub fields: Option<bool>,
+}

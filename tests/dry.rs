@@ -1,0 +1,252 @@
+//! The specification's section 4.1 checks, run dry (no fluid, linear drag) from the committed case
+//! files with the `glowinski` law, and what a case file may get wrong.
+
+use std::path::Path;
+use tumble::case::{run, Case, CaseError};
+
+/// One row of `bodies.csv` (2D).
+#[derive(Debug, Clone)]
+struct Row {
+    body: String,
+    y: f64,
+    angle: f64,
+    v: f64,
+    omega: f64,
+}
+
+/// Runs a committed case into a temporary directory; the rows of `bodies.csv`.
+fn run_case(name: &str) -> Vec<Row> {
+    let case = Case::load(Path::new(&format!("cases/{name}.toml"))).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = run(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    assert_eq!(summary.status, "completed");
+    for f in [
+        "series.pvd",
+        "bodies.csv",
+        "summary.json",
+        "domain.vtu",
+        "bodies_000000.vtu",
+    ] {
+        assert!(dir.path().join(f).is_file(), "{f} written");
+    }
+    let text = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("time,body,x,y,angle,vx,vy,omega,fx,fy,torque"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap()).unwrap();
+    for key in ["broad_phase", "distance", "forces", "integration", "output"] {
+        assert!(
+            json["seconds"][key].as_f64().is_some(),
+            "summary.json has seconds.{key}"
+        );
+    }
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            let x = |k: usize| c[k].parse::<f64>().unwrap();
+            Row {
+                body: c[1].to_string(),
+                y: x(3),
+                angle: x(4),
+                v: x(5).hypot(x(6)),
+                omega: x(7),
+            }
+        })
+        .collect()
+}
+
+fn of<'a>(rows: &'a [Row], body: &str) -> Vec<&'a Row> {
+    rows.iter().filter(|r| r.body == body).collect()
+}
+
+const RHO: f64 = 0.03;
+
+/// 4.1.1: the disk's centre stays in [r, r + ρ] and the disk ends at rest.
+#[test]
+fn disk_falling_on_a_wall_stays_in_range_and_stops() {
+    let rows = run_case("dry_disk_wall");
+    let r = 0.125;
+    let disk = of(&rows, "disk");
+    let (lo, hi) = disk
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), row| (a.min(row.y), b.max(row.y)));
+    println!(
+        "disk: y in [{lo:.5}, {hi:.5}], final y {:.5}, speed {:.2e}",
+        disk.last().unwrap().y,
+        disk.last().unwrap().v
+    );
+    assert!(lo >= r && hi <= r + RHO);
+    assert!(disk.last().unwrap().v < 1e-3);
+    // At rest where the wall force balances the weight: gap ≈ ρ/2 by the choice of ε_W.
+    assert!((disk.last().unwrap().y - r - RHO / 2.0).abs() < 0.002);
+}
+
+/// 4.1.2: the two squares stay in their intervals and end at rest.
+#[test]
+fn two_stacked_squares_stay_in_their_intervals_and_stop() {
+    let rows = run_case("dry_squares");
+    let l = 0.25;
+    for (name, lo, hi) in [
+        ("lower", l / 2.0, l / 2.0 + RHO),
+        ("upper", 1.5 * l, 1.5 * l + 2.0 * RHO),
+    ] {
+        let b = of(&rows, name);
+        let (a, z) = b
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(a, z), row| (a.min(row.y), z.max(row.y)));
+        let last = b.last().unwrap();
+        println!(
+            "{name}: y in [{a:.5}, {z:.5}] (allowed [{lo}, {hi}]), speed {:.2e}, angle {:.2e}",
+            last.v, last.angle
+        );
+        assert!(a >= lo && z <= hi);
+        assert!(last.v < 1e-3 && last.omega.abs() < 1e-3);
+        assert!(last.angle.abs() < 1e-3, "they stay flat");
+    }
+}
+
+/// 4.1.3: the ellipse goes down, turns its long axis flat and ends at rest.
+#[test]
+fn ellipse_near_a_wall_turns_flat_and_stops() {
+    let rows = run_case("dry_ellipse_wall");
+    let e = of(&rows, "ellipse");
+    let (first, last) = (e[0], *e.last().unwrap());
+    let tilt = (last.angle.rem_euclid(std::f64::consts::PI))
+        .min(std::f64::consts::PI - last.angle.rem_euclid(std::f64::consts::PI));
+    println!(
+        "ellipse: y {:.5} -> {:.5}, angle {:.3} -> {:.2e} (tilt {:.2e}), speed {:.2e}",
+        first.y, last.y, first.angle, last.angle, tilt, last.v
+    );
+    assert!(last.y < first.y - 0.05, "it fell from standing at 45° to lying");
+    assert!(tilt < 1f64.to_radians());
+    assert!(last.v < 1e-3 && last.omega.abs() < 1e-3);
+    let gap = last.y - 0.125;
+    assert!((0.0..=RHO).contains(&gap), "rests at gap {gap}");
+}
+
+/// The `spec` law in the disk case: its force peaks at 4ρ³/(27 ε_W), below the weight, so the disk
+/// goes through the floor and the run stops with an error naming it, keeping what it wrote.
+#[test]
+fn spec_law_lets_the_heavy_disk_through_and_the_run_says_so() {
+    let text = std::fs::read_to_string("cases/dry_disk_wall.toml")
+        .unwrap()
+        .replace("law = \"glowinski\"", "law = \"spec\"");
+    let case = Case::parse(Path::new("spec_disk.toml"), &text).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let peak = 4.0 * RHO.powi(3) / (27.0 * 1.05e-6);
+    assert!(peak < sim.bodies[0].mass * 981.0);
+    let dir = tempfile::tempdir().unwrap();
+    let err = run(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'disk'") && err.contains("left the domain"), "{err}");
+    let summary = std::fs::read_to_string(dir.path().join("summary.json")).unwrap();
+    assert!(summary.contains("\"failed\""));
+    assert!(
+        std::fs::read_to_string(dir.path().join("bodies.csv"))
+            .unwrap()
+            .lines()
+            .count()
+            > 10
+    );
+}
+
+fn build_error(text: &str) -> String {
+    match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>().map(|_| ())) {
+        Err(e @ (CaseError::Parse { .. } | CaseError::Invalid { .. } | CaseError::Sim { .. })) => e.to_string(),
+        other => panic!("expected a clear error, got {other:?}"),
+    }
+}
+
+const GOOD: &str = r#"
+dimension = 2
+gravity = [0.0, -981.0]
+[domain]
+box = [[0.0, 0.0], [2.0, 2.0]]
+[[bodies]]
+name = "a"
+shape = { type = "circle", radius = 0.125 }
+density = 1.25
+position = [0.5, 0.5]
+[[bodies]]
+name = "b"
+shape = { type = "circle", radius = 0.125 }
+density = 1.25
+position = [1.0, 0.5]
+[contact]
+range = 0.03
+stiffness = 1e-6
+[time]
+step = 1e-4
+end = 0.01
+"#;
+
+#[test]
+fn bad_case_files_get_errors_naming_the_field_or_body() {
+    assert!(Case::parse(Path::new("good.toml"), GOOD).unwrap().build::<2>().is_ok());
+    let cases = [
+        (
+            GOOD.replace("position = [1.0, 0.5]", "position = [0.7, 0.5]"),
+            "bodies 'a' and 'b' overlap",
+        ),
+        (
+            GOOD.replace("position = [1.0, 0.5]", "position = [2.5, 0.5]"),
+            "body 'b' is not inside the domain",
+        ),
+        (
+            GOOD.replace("position = [1.0, 0.5]", "position = [1.0, 0.05]"),
+            "body 'b' is not inside the domain",
+        ),
+        (
+            GOOD.replace("range = 0.03", "range = 0.0"),
+            "`contact.range`: must be a positive number",
+        ),
+        (GOOD.replace("range = 0.03", "range = -1.0"), "`contact.range`"),
+        (
+            GOOD.replace("stiffness = 1e-6", "stiffness = 0.0"),
+            "`contact.stiffness`: must be a positive number",
+        ),
+        (
+            GOOD.replace("range = 0.03", "range = 0.03\nlaw = \"hooke\""),
+            "unknown law 'hooke'",
+        ),
+        (
+            GOOD.replace("range = 0.03", "range = 0.03\nrnage = 1"),
+            "unknown field `rnage`",
+        ),
+        (
+            GOOD.replace("density = 1.25\nposition = [0.5", "densty = 1.25\nposition = [0.5"),
+            "unknown field `densty`",
+        ),
+        (
+            GOOD.replace("position = [1.0, 0.5]", "position = [1.0, 0.5, 0.0]"),
+            "`bodies[1].position`: expected 2 finite numbers",
+        ),
+        (
+            GOOD.replace(
+                "radius = 0.125 }\ndensity = 1.25\nposition = [1.0",
+                "radius = -0.1 }\ndensity = 1.25\nposition = [1.0",
+            ),
+            "`bodies[1].shape.radius`",
+        ),
+        (
+            GOOD.replace(
+                "type = \"circle\", radius = 0.125 }\ndensity = 1.25\nposition = [1.0",
+                "type = \"blob\" }\ndensity = 1.25\nposition = [1.0",
+            ),
+            "unknown variant `blob`",
+        ),
+        (GOOD.replace("step = 1e-4", "step = nan"), "`time.step`"),
+        (
+            GOOD.replace("name = \"b\"", "name = \"a\""),
+            "'a' is also the name of bodies[0]",
+        ),
+    ];
+    for (text, expected) in cases {
+        let err = build_error(&text);
+        println!("{err}");
+        assert!(err.contains(expected), "expected '{expected}' in: {err}");
+        assert!(err.starts_with("bad.toml"), "the message names the file: {err}");
+    }
+}
