@@ -1,0 +1,128 @@
+//! Contact time per step on the specification's section 4.2 configurations (1 to 25 disks of
+//! radius 0.125 in [0, 2]², ρ = 0.03, every disk within range of the floor or of a neighbour), next
+//! to the specification's own figures, and on square packings of up to 10 000 disks to show how the
+//! cost scales. Each configuration runs the dry time loop (gravity, `glowinski` law, linked-cell
+//! broad phase) and reports the median over the steps of the contact time (broad phase + gap
+//! evaluation + forces), and the one-off setup (the disk's body-frame field, shared by all disks,
+//! and the walls' field).
+//!
+//! Run: `cargo bench --bench contact` (about a minute).
+
+use std::sync::Arc;
+use std::time::Instant;
+use tumble::body::{BodyGeometry, RigidBody};
+use tumble::broad::sets::method;
+use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
+use tumble::math::{Point, Vector};
+use tumble::mesh::generate::axis_box;
+use tumble::shape::Ball;
+use tumble::sim::{Drag, Simulation};
+
+const R: f64 = 0.125;
+const RHO: f64 = 0.03;
+
+/// `n` disks on a square grid of `m = ⌈√n⌉` columns, gaps ρ/2 between neighbours and to the floor,
+/// centred on x = width/2; the box is [0, width] × [0, height].
+fn packing(n: usize, width: f64) -> Vec<Point<2>> {
+    let m = (n as f64).sqrt().ceil() as usize;
+    let s = 2.0 * R + RHO / 2.0;
+    (0..n)
+        .map(|k| {
+            let (row, col) = (k / m, k % m);
+            Point::<2>::new(width / 2.0 + (col as f64 - (m as f64 - 1.0) / 2.0) * s, R + RHO / 2.0 + row as f64 * s)
+        })
+        .collect()
+}
+
+struct Timing {
+    n: usize,
+    setup_ms: f64,
+    pairs_per_step: f64,
+    contacts: usize,
+    median_ms: f64,
+    broad_ms: f64,
+    distance_ms: f64,
+    forces_ms: f64,
+}
+
+fn run(n: usize, width: f64, steps: usize) -> Timing {
+    let start = Instant::now();
+    let disk = Arc::new(BodyGeometry::from_shape(&Ball { centre: Point::<2>::zeros(), radius: R }, RHO / 4.0, 2.0 * RHO).unwrap());
+    let height = width;
+    let cells = (width / (2.0 * RHO)).ceil().min(512.0) as usize;
+    let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(width, height), [cells, cells]).unwrap();
+    let walls = Walls::new(mesh, &["xmin", "xmax", "ymin", "ymax"], R + 2.0 * RHO).unwrap();
+    let setup_ms = start.elapsed().as_secs_f64() * 1e3;
+    let bodies: Vec<RigidBody<2>> = packing(n, width)
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| RigidBody::new(&format!("d{k}"), disk.clone(), 1.01, p))
+        .collect();
+    let model = ContactModel { law: Law::Glowinski, range: RHO, stiffness: 1e-6, wall_stiffness: 1e-6 };
+    let solver = ContactSolver::new(model, method::<2>("linked-cell").unwrap());
+    let mut sim = Simulation::new(bodies, Some(walls), Vector::<2>::new(0.0, -981.0), Drag::default(), solver);
+    let mut per_step = Vec::new();
+    let (mut contacts, mut pairs) = (0, 0.0);
+    let mut last = sim.contact.times;
+    for _ in 0..steps {
+        sim.step(1e-4).unwrap();
+        let t = sim.contact.times;
+        per_step.push((t.broad - last.broad) + (t.distance - last.distance) + (t.forces - last.forces));
+        contacts = contacts.max(sim.contact.contacts.len());
+        pairs += sim.contact.contacts.iter().filter(|c| c.j != tumble::contact::WALL).count() as f64;
+        last = t;
+    }
+    per_step.sort_by(f64::total_cmp);
+    let t = sim.contact.times;
+    let k = steps as f64 / 1e3;
+    Timing {
+        n,
+        setup_ms,
+        pairs_per_step: pairs / steps as f64,
+        contacts,
+        median_ms: per_step[steps / 2] * 1e3,
+        broad_ms: t.broad / k,
+        distance_ms: t.distance / k,
+        forces_ms: t.forces / k,
+    }
+}
+
+fn main() {
+    println!("Section 4.2 configurations: contact time per step (median of 50 steps), 2 threads.\n");
+    println!("| disks | contacts | median ms/step | broad / distance / forces ms (mean) | setup ms | specification, complex-shaped bodies, s per execution |");
+    println!("|---|---|---|---|---|---|");
+    // The specification's "complex shaped body" column: total seconds / executions.
+    let spec = [(1, 8.38542, 150), (2, 21.24991, 200), (3, 33.05940, 203), (6, 73.74359, 203), (9, 118.6058, 200), (16, 369.1102, 257), (25, 1041.908, 311)];
+    for (n, total, executions) in spec {
+        let t = run(n, 2.0, 50);
+        println!(
+            "| {n} | {} | {:.4} | {:.4} / {:.4} / {:.4} | {:.1} | {:.3} ({:.0}x) |",
+            t.contacts,
+            t.median_ms,
+            t.broad_ms,
+            t.distance_ms,
+            t.forces_ms,
+            t.setup_ms,
+            total / executions as f64,
+            total / executions as f64 / (t.median_ms * 1e-3)
+        );
+    }
+    println!("\nScaling: square packings in a box, every disk within range of its neighbours.\n");
+    println!("| disks | body pairs in contact | contacts | median ms/step | µs per disk | broad / distance / forces ms (mean) |");
+    println!("|---|---|---|---|---|---|");
+    for n in [100, 1_000, 10_000] {
+        let width = ((n as f64).sqrt().ceil() + 2.0) * (2.0 * R + RHO / 2.0);
+        let t = run(n, width, 20);
+        println!(
+            "| {} | {:.0} | {} | {:.3} | {:.2} | {:.3} / {:.3} / {:.3} |",
+            t.n,
+            t.pairs_per_step,
+            t.contacts,
+            t.median_ms,
+            t.median_ms * 1e3 / n as f64,
+            t.broad_ms,
+            t.distance_ms,
+            t.forces_ms
+        );
+    }
+}
