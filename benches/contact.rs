@@ -29,7 +29,10 @@ fn packing(n: usize, width: f64) -> Vec<Point<2>> {
     (0..n)
         .map(|k| {
             let (row, col) = (k / m, k % m);
-            Point::<2>::new(width / 2.0 + (col as f64 - (m as f64 - 1.0) / 2.0) * s, R + RHO / 2.0 + row as f64 * s)
+            Point::<2>::new(
+                width / 2.0 + (col as f64 - (m as f64 - 1.0) / 2.0) * s,
+                R + RHO / 2.0 + row as f64 * s,
+            )
         })
         .collect()
 }
@@ -47,7 +50,17 @@ struct Timing {
 
 fn run(n: usize, width: f64, steps: usize) -> Timing {
     let start = Instant::now();
-    let disk = Arc::new(BodyGeometry::from_shape(&Ball { centre: Point::<2>::zeros(), radius: R }, RHO / 4.0, 2.0 * RHO).unwrap());
+    let disk = Arc::new(
+        BodyGeometry::from_shape(
+            &Ball {
+                centre: Point::<2>::zeros(),
+                radius: R,
+            },
+            RHO / 4.0,
+            2.0 * RHO,
+        )
+        .unwrap(),
+    );
     let height = width;
     let cells = (width / (2.0 * RHO)).ceil().min(512.0) as usize;
     let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(width, height), [cells, cells]).unwrap();
@@ -58,9 +71,20 @@ fn run(n: usize, width: f64, steps: usize) -> Timing {
         .enumerate()
         .map(|(k, p)| RigidBody::new(&format!("d{k}"), disk.clone(), 1.01, p))
         .collect();
-    let model = ContactModel { law: Law::Glowinski, range: RHO, stiffness: 1e-6, wall_stiffness: 1e-6 };
+    let model = ContactModel {
+        law: Law::Glowinski,
+        range: RHO,
+        stiffness: 1e-6,
+        wall_stiffness: 1e-6,
+    };
     let solver = ContactSolver::new(model, method::<2>("linked-cell").unwrap());
-    let mut sim = Simulation::new(bodies, Some(walls), Vector::<2>::new(0.0, -981.0), Drag::default(), solver);
+    let mut sim = Simulation::new(
+        bodies,
+        Some(walls),
+        Vector::<2>::new(0.0, -981.0),
+        Drag::default(),
+        solver,
+    );
     let mut per_step = Vec::new();
     let (mut contacts, mut pairs) = (0, 0.0);
     let mut last = sim.contact.times;
@@ -69,7 +93,12 @@ fn run(n: usize, width: f64, steps: usize) -> Timing {
         let t = sim.contact.times;
         per_step.push((t.broad - last.broad) + (t.distance - last.distance) + (t.forces - last.forces));
         contacts = contacts.max(sim.contact.contacts.len());
-        pairs += sim.contact.contacts.iter().filter(|c| c.j != tumble::contact::WALL).count() as f64;
+        pairs += sim
+            .contact
+            .contacts
+            .iter()
+            .filter(|c| c.j != tumble::contact::WALL)
+            .count() as f64;
         last = t;
     }
     per_step.sort_by(f64::total_cmp);
@@ -92,7 +121,15 @@ fn main() {
     println!("| disks | contacts | median ms/step | broad / distance / forces ms (mean) | setup ms | specification, complex-shaped bodies, s per execution |");
     println!("|---|---|---|---|---|---|");
     // The specification's "complex shaped body" column: total seconds / executions.
-    let spec = [(1, 8.38542, 150), (2, 21.24991, 200), (3, 33.05940, 203), (6, 73.74359, 203), (9, 118.6058, 200), (16, 369.1102, 257), (25, 1041.908, 311)];
+    let spec = [
+        (1, 8.38542, 150),
+        (2, 21.24991, 200),
+        (3, 33.05940, 203),
+        (6, 73.74359, 203),
+        (9, 118.6058, 200),
+        (16, 369.1102, 257),
+        (25, 1041.908, 311),
+    ];
     for (n, total, executions) in spec {
         let t = run(n, 2.0, 50);
         println!(

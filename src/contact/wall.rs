@@ -11,9 +11,11 @@
 use super::gap::{centre_of_pressure, for_each_patch, Probe};
 use super::{keep_nearest, Contact, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
+use crate::fmm::init::FacetNeighbours;
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
 use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
+use std::collections::HashMap;
 
 /// The domain's walls and their distance field.
 #[derive(Debug)]
@@ -25,6 +27,8 @@ pub struct Walls<const D: usize> {
     closest: Vec<u32>,
     /// The wall facets' corners.
     facets: Vec<[Point<D>; D]>,
+    /// The wall facets sharing a node with each wall facet.
+    neighbours: FacetNeighbours,
     band: f64,
 }
 
@@ -40,10 +44,22 @@ impl<const D: usize> Walls<D> {
         };
         let field = distance_to_range(&mesh, &front, &options)?;
         mesh.locator_ready();
+        let mut ids: HashMap<[u64; D], u32> = HashMap::new();
+        let nodes: Vec<[u32; D]> = field
+            .front_facets
+            .iter()
+            .map(|f| {
+                f.map(|p| {
+                    let next = ids.len() as u32;
+                    *ids.entry(std::array::from_fn(|a| p[a].to_bits())).or_insert(next)
+                })
+            })
+            .collect();
         Ok(Walls {
             closest: field.closest.unwrap_or_default(),
             values: field.values,
             facets: field.front_facets,
+            neighbours: FacetNeighbours::new(&nodes),
             mesh,
             band,
         })
@@ -72,19 +88,37 @@ impl<const D: usize> Walls<D> {
             return (-d, w);
         };
         *hint = found.cell;
-        let candidates = self
-            .mesh
-            .cell(found.cell)
-            .iter()
-            .map(|&v| self.closest[v as usize])
-            .filter(|&f| f != NONE)
-            .map(|f| &self.facets[f as usize]);
-        let (d, w) = self.nearest_facet(x, candidates);
-        if d.is_finite() {
-            (d.min(self.band), w)
-        } else {
-            (self.band, *x)
+        let mut best = (f64::INFINITY, NONE);
+        for &v in self.mesh.cell(found.cell) {
+            let f = self.closest[v as usize];
+            if f != NONE {
+                let d = self.facet_distance(x, f);
+                if d < best.0 || (d == best.0 && f < best.1) {
+                    best = (d, f);
+                }
+            }
         }
+        if best.1 == NONE {
+            return (self.band, *x);
+        }
+        // The nodes' closest facets need not hold x's projection (on a flat wall every facet
+        // around a node is as close to it): descend to facets sharing a node while one is closer.
+        'descent: loop {
+            for &g in self.neighbours.of(best.1) {
+                let d = self.facet_distance(x, g);
+                if d < best.0 {
+                    best = (d, g);
+                    continue 'descent;
+                }
+            }
+            break;
+        }
+        let w = math::closest_point_on_facet::<D>(x, &self.facets[best.1 as usize]);
+        (best.0.min(self.band), w)
+    }
+
+    fn facet_distance(&self, x: &Point<D>, f: u32) -> f64 {
+        (x - math::closest_point_on_facet::<D>(x, &self.facets[f as usize])).norm()
     }
 
     /// Whether `x` is inside the domain mesh.

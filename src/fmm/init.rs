@@ -280,14 +280,15 @@ fn ridges<const D: usize>(nodes: &[u32; D]) -> impl Iterator<Item = (usize, [u32
 }
 
 /// For each front facet, the other facets sharing a node with it, in compressed rows.
-pub(super) struct FacetNeighbours {
+#[derive(Debug)]
+pub(crate) struct FacetNeighbours {
     offsets: Vec<u32>,
     list: Vec<u32>,
 }
 
 impl FacetNeighbours {
     /// The neighbours of `facets` (given by their nodes).
-    fn new<const D: usize>(facets: &[[u32; D]]) -> Self {
+    pub(crate) fn new<const D: usize>(facets: &[[u32; D]]) -> Self {
         let mut by_node: Vec<(u32, u32)> = facets
             .iter()
             .enumerate()
@@ -321,8 +322,9 @@ impl FacetNeighbours {
         FacetNeighbours { offsets, list }
     }
 
+    /// The facets sharing a node with `f`, those sharing more nodes first.
     #[inline]
-    fn of(&self, f: u32) -> &[u32] {
+    pub(crate) fn of(&self, f: u32) -> &[u32] {
         &self.list[self.offsets[f as usize] as usize..self.offsets[f as usize + 1] as usize]
     }
 }

@@ -29,7 +29,7 @@
 //! the band is visited.
 
 mod heap;
-mod init;
+pub(crate) mod init;
 mod march;
 mod query;
 pub mod update;
