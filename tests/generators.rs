@@ -272,3 +272,43 @@ fn moments_against_analytic_values() {
     let inner = two.moments(|m| m == 1);
     assert!((inner.measure / PI - 1.0).abs() < 5e-3);
 }
+
+/// Several bodies in one ball (the host mesh of the contact's host-mesh mode): each body's facets
+/// lie on its circle (sphere), oriented outward, and its cells fill exactly the polytope they
+/// bound; overlapping bodies are refused with a message naming them.
+#[test]
+fn several_bodies_in_one_ball() {
+    for_dim::<2>(0.02);
+    for_dim::<3>(0.08);
+    fn for_dim<const D: usize>(h: f64) {
+        let at = |x: f64| Point::<D>::from_fn(|a, _| if a == 0 { x } else { 0.1 });
+        let bodies = [Sphere::new(at(-0.35), 0.2, "a"), Sphere::new(at(0.25), 0.25, "b")];
+        let mut spheres = bodies.to_vec();
+        spheres.push(Sphere::new(Point::<D>::zeros(), 1.0, "wall"));
+        let mesh = ball::<D>(&spheres, false, h).unwrap();
+        for (k, s) in bodies.iter().enumerate() {
+            let (_, off, count) = sphere_facets(&mesh, &s.name, s.centre, s.radius);
+            assert!(count > 0 && off < 1e-12, "{}: nodes {off} off the sphere", s.name);
+            let cells: f64 = mesh
+                .cell_markers()
+                .iter()
+                .zip(mesh.cell_measures())
+                .filter(|(&m, _)| m as usize == k + 1)
+                .map(|(_, v)| v)
+                .sum();
+            let enclosed = enclosed_measure(&mesh, &s.name);
+            assert!(
+                (cells - enclosed).abs() < 1e-10 * enclosed,
+                "{}: {cells} vs {enclosed}",
+                s.name
+            );
+        }
+        let overlapping = [
+            Sphere::new(at(-0.1), 0.2, "a"),
+            Sphere::new(at(0.2), 0.25, "b"),
+            Sphere::new(Point::<D>::zeros(), 1.0, "wall"),
+        ];
+        let err = ball::<D>(&overlapping, false, h).unwrap_err().to_string();
+        assert!(err.contains("sphere 0 ('a')") && err.contains("'b'"), "{err}");
+    }
+}

@@ -13,10 +13,12 @@
 //! threads, so neither do the results.
 
 mod gap;
+mod host;
 mod law;
 mod wall;
 
 pub use gap::{closest_contact, patch_contacts};
+pub use host::{HostContact, HostError};
 pub use law::{Detection, Law};
 pub use wall::Walls;
 
@@ -95,6 +97,7 @@ pub struct ContactSolver<const D: usize> {
     pub model: ContactModel,
     broad: Box<dyn BroadPhase<D>>,
     spheres: Vec<Sphere<D>>,
+    centres: Vec<(Point<D>, f64)>,
     pairs: Vec<(u32, u32)>,
     near_wall: Vec<u32>,
     hints: Vec<u32>,
@@ -116,6 +119,7 @@ where
             model,
             broad,
             spheres: Vec::new(),
+            centres: Vec::new(),
             pairs: Vec::new(),
             near_wall: Vec::new(),
             hints: Vec::new(),
@@ -202,25 +206,10 @@ where
         let t2 = Instant::now();
         self.times.distance += (t2 - t1).as_secs_f64();
 
-        force.fill(Vector::<D>::zeros());
-        torque.fill(<Dim<D> as Kinematics<D>>::zero());
-        for c in &self.contacts {
-            let bi = &bodies[c.i as usize];
-            if c.j == WALL {
-                let f = self.model.force(c, bi.geometry.radius, None);
-                let (a, _) = self.model.law.application_points(&c.point_i, &c.point_j);
-                force[c.i as usize] += f;
-                torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f);
-            } else {
-                let bj = &bodies[c.j as usize];
-                let f = self.model.force(c, bi.geometry.radius, Some(bj.geometry.radius));
-                let (ai, aj) = self.model.law.application_points(&c.point_i, &c.point_j);
-                force[c.i as usize] += f;
-                force[c.j as usize] -= f;
-                torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - bi.position), &f);
-                torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - bj.position), &(-f));
-            }
-        }
+        self.centres.clear();
+        self.centres
+            .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
+        accumulate(&self.model, &self.contacts, &self.centres, force, torque);
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
     }
@@ -231,5 +220,39 @@ pub(crate) fn keep_nearest<const D: usize>(contacts: &mut Vec<Contact<D>>) {
     if let Some(k) = (0..contacts.len()).min_by(|&a, &b| contacts[a].gap.total_cmp(&contacts[b].gap)) {
         contacts.swap(0, k);
         contacts.truncate(1);
+    }
+}
+
+/// The force and torque of every contact on its bodies, summed in the order of `contacts`:
+/// `F` on `i` and `−F` on `j` (see [`ContactModel::force`]), with torques about the centres of mass
+/// at the law's application points. `bodies[k]` is body `k`'s centre of mass and bounding radius;
+/// `force` and `torque` are overwritten.
+pub fn accumulate<const D: usize>(
+    model: &ContactModel,
+    contacts: &[Contact<D>],
+    bodies: &[(Point<D>, f64)],
+    force: &mut [Vector<D>],
+    torque: &mut [Angular<D>],
+) where
+    Dim<D>: Kinematics<D>,
+{
+    force.fill(Vector::<D>::zeros());
+    torque.fill(<Dim<D> as Kinematics<D>>::zero());
+    for c in contacts {
+        let (gi, ri) = bodies[c.i as usize];
+        if c.j == WALL {
+            let f = model.force(c, ri, None);
+            let (a, _) = model.law.application_points(&c.point_i, &c.point_j);
+            force[c.i as usize] += f;
+            torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - gi), &f);
+        } else {
+            let (gj, rj) = bodies[c.j as usize];
+            let f = model.force(c, ri, Some(rj));
+            let (ai, aj) = model.law.application_points(&c.point_i, &c.point_j);
+            force[c.i as usize] += f;
+            force[c.j as usize] -= f;
+            torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - gi), &f);
+            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - gj), &(-f));
+        }
     }
 }

@@ -62,8 +62,9 @@ const STEP: [f64; 2] = [0.935, 1.133];
 const SNAP: f64 = 0.3;
 
 /// A mesh of the ball bounded by the last of `spheres`, conforming to all of them, with nominal
-/// element size `h`. The spheres must be nested, each strictly inside the next (listed from the
-/// innermost out). With `hole`, the inside of the first sphere is left out (an annulus or a shell).
+/// element size `h`. Every sphere lies inside the last one; any two others are nested (the inner
+/// one listed first) or apart, with a gap of at least one lattice step: a ball with several bodies
+/// in it. With `hole`, the inside of the first sphere is left out (an annulus or a shell).
 ///
 /// Facet markers 1, 2, … are the spheres in the given order, named by them; facets are oriented
 /// with their normals pointing away from the sphere's centre. Cell marker `k + 1`, named
@@ -162,16 +163,22 @@ fn check_spheres<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> R
                 s.name, s.radius
             ));
         }
-        if let Some(next) = spheres.get(k + 1) {
-            let gap = next.radius - (next.centre - s.centre).norm() - s.radius;
-            let step = STEP[D - 2] * h;
-            if gap < step {
+    }
+    let step = STEP[D - 2] * h;
+    let last = spheres.len() - 1;
+    for (k, s) in spheres.iter().enumerate().take(last) {
+        for (m, t) in spheres.iter().enumerate().skip(k + 1) {
+            let apart = (t.centre - s.centre).norm();
+            let inside_gap = t.radius - apart - s.radius;
+            let outside_gap = apart - t.radius - s.radius;
+            let ok = inside_gap >= step || (m != last && outside_gap >= step);
+            if !ok {
                 return bad(format!(
-                    "sphere {k} ('{}') must lie inside sphere {} ('{}') with a gap of at least one lattice step \
-                     ({step} at h = {h}); the gap is {gap}",
+                    "sphere {k} ('{}') must lie inside sphere {m} ('{}'){} with a gap of at least one lattice \
+                     step ({step} at h = {h}); the gaps are {inside_gap} inside and {outside_gap} outside",
                     s.name,
-                    k + 1,
-                    next.name,
+                    t.name,
+                    if m == last { "" } else { " or apart from it" },
                 ));
             }
         }
