@@ -236,3 +236,50 @@ fn bench_broad_reads_csv_and_rejects_bad_input() {
     let (ok, _, err) = tumble(&["bench", "broad", "--n", "100", "--method", "octree"]);
     assert!(!ok && err.contains("unknown method 'octree'"), "{err}");
 }
+
+#[test]
+fn run_writes_the_output_files_and_reports_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("disk");
+    let (ok, stdout, err) = tumble(&[
+        "run",
+        "cases/dry_disk_wall.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    assert!(stdout.contains("dry_disk_wall: 1 bodies, 10000 steps"), "{stdout}");
+    for f in [
+        "series.pvd",
+        "bodies.csv",
+        "summary.json",
+        "domain.vtu",
+        "bodies_010000.vtu",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["status"], "completed");
+    assert_eq!(summary["steps"], 10000);
+    // The header and 10 001 states.
+    assert_eq!(
+        std::fs::read_to_string(out.join("bodies.csv")).unwrap().lines().count(),
+        10_002
+    );
+
+    let bad = dir.path().join("bad.toml");
+    let text = std::fs::read_to_string("cases/dry_disk_wall.toml")
+        .unwrap()
+        .replace("range = 0.03", "range = 0.03\nrnage = 1");
+    std::fs::write(&bad, text).unwrap();
+    let (ok, _, err) = tumble(&["run", bad.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("bad.toml") && err.contains("unknown field `rnage`"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+    let (ok, out, _) = tumble(&["run", "--help"]);
+    assert!(ok && out.contains("example"), "{out}");
+}
