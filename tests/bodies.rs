@@ -119,6 +119,24 @@ fn mass_properties_of_shapes_match_closed_forms() {
         ball.surface.points.len()
     );
     assert!(v_err < 1e-2 && i_err < 2e-2);
+    // A box and an ellipsoid in 3D: the box's faces are exact, the ellipsoid's nodes are on it.
+    let b = BodyGeometry::<3>::from_shape(&Cuboid { half: [0.2, 0.1, 0.05] }, 0.03, 0.06).unwrap();
+    assert!((b.moments.measure - 0.4 * 0.2 * 0.1).abs() < 1e-12);
+    assert!((b.radius - (0.04f64 + 0.01 + 0.0025).sqrt()).abs() < 1e-12);
+    let e = BodyGeometry::<3>::from_shape(
+        &Ellipsoid {
+            semi_axes: [0.3, 0.2, 0.1],
+        },
+        0.02,
+        0.06,
+    )
+    .unwrap();
+    let ve = 4.0 / 3.0 * PI * 0.3 * 0.2 * 0.1;
+    assert!(
+        (e.moments.measure - ve).abs() < 1e-2 * ve,
+        "{} vs {ve}",
+        e.moments.measure
+    );
     // The 3D field against |x| − r in the contact band.
     let mut worst: f64 = 0.0;
     for k in 0..500 {

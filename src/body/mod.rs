@@ -57,16 +57,14 @@ pub struct BodyGeometry<const D: usize> {
 }
 
 impl<const D: usize> BodyGeometry<D> {
-    /// The geometry of an analytic shape: its surface is its exact [`Shape::polyline`] where it
-    /// has one (2D primitives), otherwise the zero level set of the P1 interpolant of its signed
+    /// The geometry of an analytic shape: its surface is its exact [`Shape::boundary`] where it
+    /// has one (the primitives), otherwise the zero level set of the P1 interpolant of its signed
     /// distance on a lattice of spacing `h` (so its distance to the true boundary is `O(h² κ)`);
     /// its field is the exact distance to that surface at the nodes of a lattice of spacing `h`
     /// reaching `band` beyond the shape (closest-point mode).
     pub fn from_shape(shape: &dyn Shape<D>, h: f64, band: f64) -> Result<Self, BodyError> {
         check_spacing(h, band)?;
-        if let Some(points) = shape.polyline(h) {
-            let n = points.len() as u32;
-            let facets = (0..n).map(|k| std::array::from_fn(|a| (k + a as u32) % n)).collect();
+        if let Some((points, facets)) = shape.boundary(h) {
             return Self::from_surface(Surface::new(points, facets), h, band);
         }
         let reach = shape.bounding_radius() + band + 2.0 * h;

@@ -9,7 +9,7 @@
 //! `y_i = 0` have `x_i = 0` and drop out, except on the plane of the smallest axis (`y_{D−1} = 0`),
 //! where points close to the centre have their closest point off that plane.
 
-use super::Shape;
+use super::{Boundary, Shape};
 use crate::math::Point;
 
 /// An ellipse or ellipsoid centred at the origin with the given semi-axes along the coordinate axes.
@@ -38,20 +38,27 @@ impl<const D: usize> Shape<D> for Ellipsoid<D> {
         self.semi_axes.iter().copied().fold(0.0, f64::max)
     }
     /// In 2D, points `(a cos t, b sin t)` at equal steps of `t`, as many as the perimeter over `h`
-    /// (Ramanujan's approximation of the perimeter): symmetric about both axes.
-    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
-        (D == 2).then(|| {
-            let (a, b) = (self.semi_axes[0], self.semi_axes[D - 1]);
-            let perimeter = std::f64::consts::PI * (3.0 * (a + b) - ((3.0 * a + b) * (a + 3.0 * b)).sqrt());
-            let n = (perimeter / h).ceil().max(8.0) as usize;
-            let n = n + n % 4;
+    /// (Ramanujan's approximation of the perimeter), symmetric about both axes; in 3D a geodesic
+    /// sphere scaled by the semi-axes.
+    fn boundary(&self, h: f64) -> Option<Boundary<D>> {
+        if D == 3 {
+            return Some(super::geodesic::<D>(
+                std::array::from_fn(|k| self.semi_axes[k.min(D - 1)]),
+                h,
+            ));
+        }
+        let (a, b) = (self.semi_axes[0], self.semi_axes[D - 1]);
+        let perimeter = std::f64::consts::PI * (3.0 * (a + b) - ((3.0 * a + b) * (a + 3.0 * b)).sqrt());
+        let n = (perimeter / h).ceil().max(8.0) as usize;
+        let n = n + n % 4;
+        Some(super::closed_polyline(
             (0..n)
                 .map(|k| {
                     let t = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
                     Point::<D>::from_fn(|i, _| [a * t.cos(), b * t.sin(), 0.0][i])
                 })
-                .collect()
-        })
+                .collect(),
+        ))
     }
 }
 

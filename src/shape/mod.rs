@@ -14,13 +14,25 @@ pub trait Shape<const D: usize>: Send + Sync {
     /// The radius of a ball about the origin that contains the shape (not necessarily the
     /// smallest): it sizes the lattice a body's distance field is computed on.
     fn bounding_radius(&self) -> f64;
-    /// The boundary as a closed polyline with nodes on it, counter-clockwise, about `h` apart, when
-    /// the shape can give it exactly (2D primitives); `None` otherwise, and the body then uses the
-    /// zero level set of the signed distance on a lattice. Exact corners and mirror-symmetric
-    /// nodes matter for bodies resting flat on each other.
-    fn polyline(&self, _h: f64) -> Option<Vec<Point<D>>> {
+    /// The boundary as a closed polyline (2D) or triangulated surface (3D) with its nodes exactly
+    /// on it, about `h` apart, and its facets oriented outward (see
+    /// [`crate::math::facet_area_normal`]), when the shape can give one (the primitives); `None`
+    /// otherwise, and a body then uses the zero level set of the signed distance on a lattice.
+    /// Exact corners and symmetric nodes matter for bodies resting flat on each other or on a
+    /// wall: they keep the contact's centre of pressure on the axis of symmetry.
+    fn boundary(&self, _h: f64) -> Option<Boundary<D>> {
         None
     }
+}
+
+/// A closed polyline or triangulated surface: nodes and facets indexing them.
+pub type Boundary<const D: usize> = (Vec<Point<D>>, Vec<[u32; D]>);
+
+/// The closed polyline through `points` in order (counter-clockwise for outward facets).
+fn closed_polyline<const D: usize>(points: Vec<Point<D>>) -> Boundary<D> {
+    let n = points.len() as u32;
+    let facets = (0..n).map(|k| std::array::from_fn(|a| (k + a as u32) % n)).collect();
+    (points, facets)
 }
 
 /// Nodes about `h` apart along the closed polygon `corners`, each corner included.
@@ -37,6 +49,102 @@ fn subdivide<const D: usize>(corners: &[Point<D>], h: f64) -> Vec<Point<D>> {
 /// A 2D point as a `D`-dimensional one (`D` = 2 where it is used).
 fn planar<const D: usize>(x: f64, y: f64) -> Point<D> {
     Point::<D>::from_fn(|k, _| [x, y, 0.0][k])
+}
+
+/// A surface made of flat triangles `(a, b, c)`, each subdivided `m` times along its edges (`m²`
+/// triangles) and its nodes mapped by `map`; nodes shared along edges are merged. Facets are
+/// oriented away from the origin (the surfaces here are star-shaped about it). `D` is 3.
+fn patches<const D: usize>(triangles: &[[[f64; 3]; 3]], m: usize, map: impl Fn([f64; 3]) -> [f64; 3]) -> Boundary<D> {
+    let mut index: std::collections::HashMap<[i64; 3], u32> = std::collections::HashMap::new();
+    let mut points: Vec<[f64; 3]> = Vec::new();
+    let mut facets: Vec<[u32; 3]> = Vec::new();
+    for [a, b, c] in triangles {
+        let mut node = |i: usize, j: usize| -> u32 {
+            let (u, v) = (i as f64 / m as f64, j as f64 / m as f64);
+            let p: [f64; 3] = std::array::from_fn(|k| a[k] + (b[k] - a[k]) * u + (c[k] - a[k]) * v);
+            let key = p.map(|x| (x * 1e9).round() as i64);
+            *index.entry(key).or_insert_with(|| {
+                points.push(map(p));
+                (points.len() - 1) as u32
+            })
+        };
+        for i in 0..m {
+            for j in 0..m - i {
+                facets.push([node(i, j), node(i + 1, j), node(i, j + 1)]);
+                if i + j + 1 < m {
+                    facets.push([node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)]);
+                }
+            }
+        }
+    }
+    let point = |v: u32| nalgebra::Vector3::from(points[v as usize]);
+    let facets = facets
+        .into_iter()
+        .map(|f| {
+            let (p0, p1, p2) = (point(f[0]), point(f[1]), point(f[2]));
+            let outward = (p1 - p0).cross(&(p2 - p0)).dot(&(p0 + p1 + p2)) > 0.0;
+            let f = if outward { f } else { [f[0], f[2], f[1]] };
+            std::array::from_fn(|k| f[k])
+        })
+        .collect();
+    let points = points.iter().map(|p| Point::<D>::from_fn(|k, _| p[k])).collect();
+    (points, facets)
+}
+
+/// The icosahedron's 20 faces, vertices on the unit sphere.
+fn icosahedron() -> Vec<[[f64; 3]; 3]> {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let n = (1.0 + t * t).sqrt();
+    let (a, b) = (1.0 / n, t / n);
+    let v = [
+        [-a, b, 0.0],
+        [a, b, 0.0],
+        [-a, -b, 0.0],
+        [a, -b, 0.0],
+        [0.0, -a, b],
+        [0.0, a, b],
+        [0.0, -a, -b],
+        [0.0, a, -b],
+        [b, 0.0, -a],
+        [b, 0.0, a],
+        [-b, 0.0, -a],
+        [-b, 0.0, a],
+    ];
+    const FACES: [[usize; 3]; 20] = [
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    FACES.iter().map(|f| f.map(|k| v[k])).collect()
+}
+
+/// The unit sphere as a geodesic polyhedron (each face of the icosahedron subdivided and its nodes
+/// projected on the sphere), scaled by `scale` (the semi-axes): nodes exactly on the sphere or
+/// ellipsoid, edges at most about `h`. `D` is 3.
+fn geodesic<const D: usize>(scale: [f64; 3], h: f64) -> Boundary<D> {
+    // The icosahedron's edge is 1.05 on the unit sphere.
+    let m = (1.05 * scale.iter().copied().fold(0.0, f64::max) / h).ceil().max(1.0) as usize;
+    patches(&icosahedron(), m, |p| {
+        let n = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+        std::array::from_fn(|k| p[k] / n * scale[k])
+    })
 }
 
 /// A disk (2D) or a ball (3D).
@@ -56,17 +164,25 @@ impl<const D: usize> Shape<D> for Ball<D> {
     fn bounding_radius(&self) -> f64 {
         self.centre.norm() + self.radius
     }
-    /// In 2D, `⌈2πr/h⌉` equally spaced points of the circle.
-    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
-        (D == 2).then(|| {
+    /// `⌈2πr/h⌉` equally spaced points of the circle; a geodesic sphere in 3D.
+    fn boundary(&self, h: f64) -> Option<Boundary<D>> {
+        let (mut points, facets) = if D == 2 {
             let n = (2.0 * std::f64::consts::PI * self.radius / h).ceil().max(8.0) as usize;
-            (0..n)
-                .map(|k| {
-                    let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
-                    self.centre + planar::<D>(self.radius * a.cos(), self.radius * a.sin())
-                })
-                .collect()
-        })
+            closed_polyline(
+                (0..n)
+                    .map(|k| {
+                        let a = 2.0 * std::f64::consts::PI * k as f64 / n as f64;
+                        planar::<D>(self.radius * a.cos(), self.radius * a.sin())
+                    })
+                    .collect(),
+            )
+        } else {
+            geodesic::<D>([self.radius; 3], h)
+        };
+        for p in &mut points {
+            *p += self.centre;
+        }
+        Some((points, facets))
     }
 }
 
@@ -87,12 +203,33 @@ impl<const D: usize> Shape<D> for Cuboid<D> {
     fn bounding_radius(&self) -> f64 {
         self.half.iter().map(|h| h * h).sum::<f64>().sqrt()
     }
-    /// In 2D, the four sides subdivided.
-    fn polyline(&self, h: f64) -> Option<Vec<Point<D>>> {
-        (D == 2).then(|| {
+    /// The four sides subdivided (2D); the six faces, each split into two triangles and
+    /// subdivided (3D).
+    fn boundary(&self, h: f64) -> Option<Boundary<D>> {
+        if D == 2 {
             let (a, b) = (self.half[0], self.half[D - 1]);
-            subdivide(&[planar(-a, -b), planar(a, -b), planar(a, b), planar(-a, b)], h)
-        })
+            return Some(closed_polyline(subdivide(
+                &[planar(-a, -b), planar(a, -b), planar(a, b), planar(-a, b)],
+                h,
+            )));
+        }
+        let c = |x: f64, y: f64, z: f64| [x * self.half[0], y * self.half[1], z * self.half[D - 1]];
+        let quads = [
+            [c(-1., -1., -1.), c(1., -1., -1.), c(1., 1., -1.), c(-1., 1., -1.)],
+            [c(-1., -1., 1.), c(1., -1., 1.), c(1., 1., 1.), c(-1., 1., 1.)],
+            [c(-1., -1., -1.), c(1., -1., -1.), c(1., -1., 1.), c(-1., -1., 1.)],
+            [c(-1., 1., -1.), c(1., 1., -1.), c(1., 1., 1.), c(-1., 1., 1.)],
+            [c(-1., -1., -1.), c(-1., 1., -1.), c(-1., 1., 1.), c(-1., -1., 1.)],
+            [c(1., -1., -1.), c(1., 1., -1.), c(1., 1., 1.), c(1., -1., 1.)],
+        ];
+        let triangles: Vec<[[f64; 3]; 3]> = quads
+            .iter()
+            .flat_map(|q| [[q[0], q[1], q[3]], [q[2], q[3], q[1]]])
+            .collect();
+        let m = (2.0 * self.half.iter().copied().fold(0.0, f64::max) / h)
+            .ceil()
+            .max(1.0) as usize;
+        Some(patches(&triangles, m, |p| p))
     }
 }
 
@@ -126,7 +263,7 @@ impl Shape<2> for Polygon {
         self.vertices.iter().map(|v| v.norm()).fold(0.0, f64::max)
     }
     /// The edges subdivided, counter-clockwise.
-    fn polyline(&self, h: f64) -> Option<Vec<Point<2>>> {
+    fn boundary(&self, h: f64) -> Option<Boundary<2>> {
         let n = self.vertices.len();
         let twice_area: f64 = (0..n)
             .map(|k| {
@@ -138,7 +275,7 @@ impl Shape<2> for Polygon {
         if twice_area < 0.0 {
             corners.reverse();
         }
-        Some(subdivide(&corners, h))
+        Some(closed_polyline(subdivide(&corners, h)))
     }
 }
 
