@@ -319,3 +319,26 @@ every = 0
     let tumbling = last[11].hypot(last[12]);
     assert!(tumbling < 1e-6, "spurious spin {tumbling}");
 }
+
+/// The tripole falls tilted, tips onto a second lobe and rests on two, each a `patches` contact:
+/// the angle ends ≡ 0 (mod 2π/3) and the body at rest.
+#[test]
+fn tripole_comes_to_rest_on_two_lobes() {
+    let case = Case::load(Path::new("cases/dry_tripole_floor.toml")).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    run(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let b = &sim.bodies[0];
+    let third = 2.0 * std::f64::consts::PI / 3.0;
+    let off = (b.rotation + third / 2.0).rem_euclid(third) - third / 2.0;
+    println!(
+        "angle {:.3e} off a rest angle, speed {:.2e}, omega {:.2e}, contacts {}",
+        off,
+        b.velocity.norm(),
+        b.angular_velocity,
+        sim.contact.contacts.len()
+    );
+    assert!(off.abs() < 1e-3 && b.velocity.norm() < 1e-3 && b.angular_velocity.abs() < 1e-3);
+    assert_eq!(sim.contact.contacts.len(), 2);
+    assert!(sim.contact.contacts.iter().all(|c| (0.0..0.03125).contains(&c.gap)));
+}
