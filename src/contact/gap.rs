@@ -24,6 +24,17 @@ pub(super) struct Probe<const D: usize> {
     pub local: Point<D>,
 }
 
+/// Reusable buffers of the patch search, one set per thread, so that a contact step allocates
+/// nothing per pair.
+#[derive(Debug, Default)]
+pub struct Scratch<const D: usize> {
+    pub(super) near: Vec<Probe<D>>,
+    pub(super) walls: Vec<Point<D>>,
+    seen: Vec<bool>,
+    stack: Vec<usize>,
+    members: Vec<usize>,
+}
+
 /// The map from `b`'s frame to `a`'s: `(R_aᵀ R_b, R_aᵀ (G_b − G_a))`.
 fn relative<const D: usize>(a: &RigidBody<D>, b: &RigidBody<D>) -> (SMatrix<f64, D, D>, Vector<D>)
 where
@@ -122,11 +133,13 @@ pub fn patch_contacts<const D: usize>(
     bi: &RigidBody<D>,
     bj: &RigidBody<D>,
     cut: f64,
+    scratch: &mut Scratch<D>,
     out: &mut Vec<Contact<D>>,
 ) where
     Dim<D>: Kinematics<D>,
 {
-    let mut near: Vec<Probe<D>> = Vec::new();
+    let mut near = std::mem::take(&mut scratch.near);
+    near.clear();
     probe_nodes(bi, bj, cut, |p| {
         if p.value <= cut {
             near.push(p);
@@ -136,6 +149,7 @@ pub fn patch_contacts<const D: usize>(
     for_each_patch(
         &near,
         |v| surface.neighbours(v),
+        scratch,
         |best, members| {
             let areas = &surface.node_areas;
             let centre = centre_of_pressure(
@@ -157,6 +171,7 @@ pub fn patch_contacts<const D: usize>(
             });
         },
     );
+    scratch.near = near;
 }
 
 /// `Σ w_k x_k / Σ w_k` with `w_k = a_k (cut − d_k)²` over `(x_k, d_k, a_k)`, `a_k` the node's
@@ -177,16 +192,21 @@ pub(super) fn centre_of_pressure<const D: usize>(
 
 /// Groups `near` (sorted by node) into connected components of the graph `neighbours` restricted
 /// to `near`'s nodes, and calls `emit` with each component's smallest-value probe and its members
-/// (indices into `near`), components in the order of their first node.
+/// (indices into `near`), components in the order of their first node. `scratch`'s search buffers
+/// are reused.
 pub(super) fn for_each_patch<'s, const D: usize>(
     near: &[Probe<D>],
     neighbours: impl Fn(u32) -> &'s [u32],
+    scratch: &mut Scratch<D>,
     mut emit: impl FnMut(Probe<D>, &[usize]),
 ) {
     let find = |v: u32| near.binary_search_by_key(&v, |p| p.node).ok();
-    let mut seen = vec![false; near.len()];
-    let mut stack = Vec::new();
-    let mut members = Vec::new();
+    let Scratch {
+        seen, stack, members, ..
+    } = scratch;
+    seen.clear();
+    seen.resize(near.len(), false);
+    stack.clear();
     for start in 0..near.len() {
         if seen[start] {
             continue;
@@ -209,6 +229,6 @@ pub(super) fn for_each_patch<'s, const D: usize>(
                 }
             }
         }
-        emit(best, &members);
+        emit(best, members);
     }
 }

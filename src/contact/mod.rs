@@ -17,7 +17,7 @@ mod host;
 mod law;
 mod wall;
 
-pub use gap::{closest_contact, patch_contacts};
+pub use gap::{closest_contact, patch_contacts, Scratch};
 pub use host::{HostContact, HostError};
 pub use law::{Detection, Law};
 pub use wall::Walls;
@@ -174,32 +174,44 @@ where
         let t1 = Instant::now();
         self.times.broad += (t1 - start).as_secs_f64();
 
-        let pair_contacts = self.pairs.par_iter().flat_map_iter(|&(i, j)| {
-            let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
-            let mut out = Vec::new();
-            match detection {
-                Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
-                Detection::NearestPatch => {
-                    patch_contacts(i, j, bi, bj, cut, &mut out);
-                    keep_nearest(&mut out);
-                }
-                Detection::AllPatches => patch_contacts(i, j, bi, bj, cut, &mut out),
-            }
-            out
-        });
-        let mut contacts: Vec<Contact<D>> = pair_contacts.collect();
+        // Each thread folds its run of pairs into its own list with its own scratch buffers; the
+        // lists are joined in order, so the contacts come in the order of the pairs.
+        let mut contacts = self
+            .pairs
+            .par_iter()
+            .fold(
+                || (Vec::new(), Scratch::default()),
+                |(mut out, mut scratch), &(i, j)| {
+                    let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
+                    match detection {
+                        Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
+                        Detection::NearestPatch => {
+                            let first = out.len();
+                            patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out);
+                            keep_nearest_from(&mut out, first);
+                        }
+                        Detection::AllPatches => patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out),
+                    }
+                    (out, scratch)
+                },
+            )
+            .map(|(out, _)| out)
+            .reduce(Vec::new, concatenate);
         if let Some(w) = walls {
-            let hints = &self.hints;
-            let wall_contacts: Vec<Contact<D>> = self
+            let (hints, model) = (&self.hints, &self.model);
+            let wall_contacts = self
                 .near_wall
                 .par_iter()
-                .flat_map_iter(|&i| {
-                    let mut hint = hints[i as usize];
-                    let mut out = Vec::new();
-                    w.contacts(i, &bodies[i as usize], cut, detection, &mut hint, &mut out);
-                    out
-                })
-                .collect();
+                .fold(
+                    || (Vec::new(), Scratch::default()),
+                    |(mut out, mut scratch), &i| {
+                        let mut hint = hints[i as usize];
+                        w.contacts((i, &bodies[i as usize]), model, &mut hint, &mut scratch, &mut out);
+                        (out, scratch)
+                    },
+                )
+                .map(|(out, _)| out)
+                .reduce(Vec::new, concatenate);
             contacts.extend(wall_contacts);
         }
         self.contacts = contacts;
@@ -215,12 +227,19 @@ where
     }
 }
 
-/// Keeps only the contact with the smallest gap (the first of equals).
-pub(crate) fn keep_nearest<const D: usize>(contacts: &mut Vec<Contact<D>>) {
-    if let Some(k) = (0..contacts.len()).min_by(|&a, &b| contacts[a].gap.total_cmp(&contacts[b].gap)) {
-        contacts.swap(0, k);
-        contacts.truncate(1);
+/// Keeps, of the contacts from index `first` on, only the one with the smallest gap (the first of
+/// equals).
+pub(crate) fn keep_nearest_from<const D: usize>(contacts: &mut Vec<Contact<D>>, first: usize) {
+    if let Some(k) = (first..contacts.len()).min_by(|&a, &b| contacts[a].gap.total_cmp(&contacts[b].gap)) {
+        contacts.swap(first, k);
+        contacts.truncate(first + 1);
     }
+}
+
+/// `a` followed by `b`.
+fn concatenate<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
+    a.append(&mut b);
+    a
 }
 
 /// The force and torque of every contact on its bodies, summed in the order of `contacts`:

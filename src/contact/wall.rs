@@ -8,8 +8,8 @@
 //! size. A point outside the mesh (a body overlapping a wall) gets minus its distance to the nearest
 //! wall facet.
 
-use super::gap::{centre_of_pressure, for_each_patch, Probe};
-use super::{keep_nearest, Contact, Detection, WALL};
+use super::gap::{centre_of_pressure, for_each_patch, Probe, Scratch};
+use super::{keep_nearest_from, Contact, ContactModel, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::fmm::init::FacetNeighbours;
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
@@ -138,27 +138,29 @@ impl<const D: usize> Walls<D> {
         best
     }
 
-    /// The contacts of body `i` with the walls within `cut`, found as `detection` says: the closest
-    /// boundary node, or one contact per connected patch of nodes within `cut` (or only the nearest
-    /// patch) at the patch's centre of pressure (see [`super::patch_contacts`]). `hint` is a cell
-    /// near the body, updated.
+    /// The contacts of body `i` with the walls within the range `ρ` of `model`, found as its law
+    /// says ([`super::Law::detection`]): the closest boundary node, or one contact per connected
+    /// patch of nodes within `ρ` (or only the nearest patch) at the patch's centre of pressure (see
+    /// [`super::patch_contacts`]). `hint` is a cell near the body, updated.
     pub fn contacts(
         &self,
-        i: u32,
-        body: &RigidBody<D>,
-        cut: f64,
-        detection: Detection,
+        (i, body): (u32, &RigidBody<D>),
+        model: &ContactModel,
         hint: &mut u32,
+        scratch: &mut Scratch<D>,
         out: &mut Vec<Contact<D>>,
     ) where
         Dim<D>: Kinematics<D>,
     {
+        let (cut, detection) = (model.range, model.law.detection());
         let surface = &body.geometry.surface;
         let patches = detection != Detection::ClosestPoints;
         let first = out.len();
-        let mut near: Vec<Probe<D>> = Vec::new();
+        let mut near = std::mem::take(&mut scratch.near);
+        let mut walls = std::mem::take(&mut scratch.walls);
+        near.clear();
+        walls.clear();
         let mut best: Option<(Probe<D>, Point<D>)> = None;
-        let mut walls: Vec<Point<D>> = Vec::new();
         for (k, p) in surface.points.iter().enumerate() {
             let x = body.to_world(p);
             let (d, w) = self.query(&x, hint);
@@ -195,7 +197,8 @@ impl<const D: usize> Walls<D> {
             for_each_patch(
                 &near,
                 |v| surface.neighbours(v),
-                |p, members| {
+                scratch,
+                |p: Probe<D>, members: &[usize]| {
                     let k = near.binary_search_by_key(&p.node, |q| q.node).unwrap_or(0);
                     let area = |m: usize| surface.node_areas[near[m].node as usize];
                     let on_body =
@@ -208,9 +211,9 @@ impl<const D: usize> Walls<D> {
             emit(p, w, p.local, w);
         }
         if detection == Detection::NearestPatch {
-            let mut mine = out.split_off(first);
-            keep_nearest(&mut mine);
-            out.extend(mine);
+            keep_nearest_from(out, first);
         }
+        scratch.near = near;
+        scratch.walls = walls;
     }
 }
