@@ -1,0 +1,93 @@
+//! Quadrature on simplices: Stroud's conical product rules. A Gauss–Legendre rule of `n` points on
+//! `[0, 1]` per direction is mapped to the reference simplex by the collapse (Duffy transform)
+//!
+//! ```text
+//! 2D: x = (u, v (1 − u)),                      dx = (1 − u) du dv,
+//! 3D: x = (u, v (1 − u), w (1 − u)(1 − v)),    dx = (1 − u)² (1 − v) du dv dw,
+//! ```
+//!
+//! which integrates polynomials of degree `p` exactly when `2n − 1 ≥ p + D − 1`. Points are given
+//! in barycentric coordinates and weights sum to 1 (multiply by the cell's measure).
+
+/// A quadrature rule on the `D`-simplex.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quadrature<const D: usize> {
+    /// Barycentric coordinates `(λ_0, …, λ_D)` of each point (the first `D + 1` entries).
+    pub points: Vec<[f64; 4]>,
+    /// Weights, summing to 1.
+    pub weights: Vec<f64>,
+}
+
+impl<const D: usize> Quadrature<D> {
+    /// A rule exact for polynomials of degree `degree`.
+    pub fn exact_to(degree: usize) -> Self {
+        let n = (degree + D).div_ceil(2).max(1);
+        let (x, w) = gauss_legendre(n);
+        let mut points = Vec::new();
+        let mut weights = Vec::new();
+        let mut index = [0usize; 3];
+        loop {
+            let u: [f64; 3] = std::array::from_fn(|a| x[index[a]]);
+            let (xi, jac): ([f64; 3], f64) = if D == 2 {
+                ([u[0], u[1] * (1.0 - u[0]), 0.0], 1.0 - u[0])
+            } else {
+                (
+                    [u[0], u[1] * (1.0 - u[0]), u[2] * (1.0 - u[0]) * (1.0 - u[1])],
+                    (1.0 - u[0]).powi(2) * (1.0 - u[1]),
+                )
+            };
+            let mut lambda = [0.0; 4];
+            lambda[1..=D].copy_from_slice(&xi[..D]);
+            lambda[0] = 1.0 - xi[..D].iter().sum::<f64>();
+            points.push(lambda);
+            // The reference simplex has measure 1/D!.
+            weights.push((0..D).map(|a| w[index[a]]).product::<f64>() * jac * crate::math::factorial(D));
+            // Next multi-index.
+            let mut a = 0;
+            loop {
+                if a == D {
+                    return Quadrature { points, weights };
+                }
+                index[a] += 1;
+                if index[a] < n {
+                    break;
+                }
+                index[a] = 0;
+                a += 1;
+            }
+        }
+    }
+}
+
+/// The `n`-point Gauss–Legendre rule on `[0, 1]`: nodes by Newton's method on the Legendre
+/// polynomial `P_n` (three-term recurrence), weights `1 / ((1 − t²) P_n'(t)²)` on `[−1, 1]`, halved.
+fn gauss_legendre(n: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut nodes = Vec::with_capacity(n);
+    let mut weights = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut t = (std::f64::consts::PI * (i as f64 + 0.75) / (n as f64 + 0.5)).cos();
+        let mut derivative = 1.0;
+        for _ in 0..100 {
+            let (mut p0, mut p1) = (1.0, t);
+            for k in 2..=n {
+                let p2 = ((2 * k - 1) as f64 * t * p1 - (k - 1) as f64 * p0) / k as f64;
+                p0 = p1;
+                p1 = p2;
+            }
+            let (p, dp) = if n == 1 {
+                (t, 1.0)
+            } else {
+                (p1, n as f64 * (t * p1 - p0) / (t * t - 1.0))
+            };
+            derivative = dp;
+            let step = p / dp;
+            t -= step;
+            if step.abs() < 1e-16 {
+                break;
+            }
+        }
+        nodes.push(0.5 * (1.0 - t));
+        weights.push(1.0 / ((1.0 - t * t) * derivative * derivative));
+    }
+    (nodes, weights)
+}

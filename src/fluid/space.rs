@@ -1,0 +1,160 @@
+//! The Taylor–Hood spaces on a simplicial mesh: P2 for each velocity component (a degree of
+//! freedom at every vertex and every edge midpoint) and P1 for the pressure (the vertices).
+//!
+//! On a cell with barycentric coordinates `λ_0 … λ_D`, the P2 basis is `λ_i (2 λ_i − 1)` at vertex
+//! `i` and `4 λ_i λ_j` at the midpoint of edge `(i, j)`, with gradients `(4 λ_i − 1) ∇λ_i` and
+//! `4 (λ_i ∇λ_j + λ_j ∇λ_i)`. The local order is the cell's vertices, then its edges in the order
+//! of [`EDGES`]. Edges are straight (the geometry is P1).
+
+use crate::math::{self, Point, Vector};
+use crate::mesh::{MeshError, SimplexMesh};
+use std::collections::HashMap;
+
+/// The local edges of a triangle (first 3) or a tetrahedron (all 6), as pairs of local vertices.
+pub const EDGES: [(usize, usize); 6] = [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)];
+
+/// Number of P2 basis functions on a `D`-simplex.
+pub const fn p2_count(d: usize) -> usize {
+    (d + 1) * (d + 2) / 2
+}
+
+/// The P2 degrees of freedom of a mesh.
+#[derive(Debug, Clone)]
+pub struct P2Space<const D: usize> {
+    /// Vertices of the mesh (P2 dofs `0 .. vertices`).
+    pub vertices: usize,
+    /// The edges as sorted vertex pairs (P2 dof `vertices + e` is the midpoint of edge `e`).
+    pub edges: Vec<[u32; 2]>,
+    /// Each cell's P2 dofs, `p2_count(D)` per cell: its vertices then its edges.
+    pub cell_dofs: Vec<u32>,
+    edge_index: HashMap<[u32; 2], u32>,
+}
+
+impl<const D: usize> P2Space<D> {
+    /// The P2 space of `mesh`.
+    pub fn new(mesh: &SimplexMesh<D>) -> Self {
+        let nv = D + 1;
+        let ne = nv * D / 2;
+        let mut edges: Vec<[u32; 2]> = Vec::with_capacity(mesh.num_cells() * ne);
+        for c in 0..mesh.num_cells() as u32 {
+            let cell = mesh.cell(c);
+            for &(a, b) in &EDGES[..ne] {
+                let (x, y) = (cell[a], cell[b]);
+                edges.push([x.min(y), x.max(y)]);
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let edge_index: HashMap<[u32; 2], u32> = edges.iter().enumerate().map(|(k, e)| (*e, k as u32)).collect();
+        let vertices = mesh.num_points();
+        let mut cell_dofs = Vec::with_capacity(mesh.num_cells() * p2_count(D));
+        for c in 0..mesh.num_cells() as u32 {
+            let cell = mesh.cell(c);
+            cell_dofs.extend_from_slice(cell);
+            for &(a, b) in &EDGES[..ne] {
+                let (x, y) = (cell[a], cell[b]);
+                cell_dofs.push(vertices as u32 + edge_index[&[x.min(y), x.max(y)]]);
+            }
+        }
+        P2Space {
+            vertices,
+            edges,
+            cell_dofs,
+            edge_index,
+        }
+    }
+
+    /// Number of P2 dofs.
+    pub fn len(&self) -> usize {
+        self.vertices + self.edges.len()
+    }
+
+    /// Whether the space has no dofs.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The P2 dofs of cell `c`.
+    pub fn dofs(&self, c: u32) -> &[u32] {
+        let n = p2_count(D);
+        &self.cell_dofs[c as usize * n..(c as usize + 1) * n]
+    }
+
+    /// The position of every P2 dof (vertices, then edge midpoints).
+    pub fn coordinates(&self, mesh: &SimplexMesh<D>) -> Vec<Point<D>> {
+        let p = mesh.points();
+        p.iter()
+            .copied()
+            .chain(self.edges.iter().map(|e| (p[e[0] as usize] + p[e[1] as usize]) * 0.5))
+            .collect()
+    }
+
+    /// The P2 dofs on the facets carrying any of `markers`, sorted: their vertices and the
+    /// midpoints of their edges. An unknown marker is an error naming it.
+    pub fn boundary_dofs(&self, mesh: &SimplexMesh<D>, markers: &[i32]) -> Result<Vec<u32>, MeshError> {
+        for &m in markers {
+            if !mesh.facet_markers().contains(&m) {
+                return Err(MeshError::Invalid(format!(
+                    "no facet carries marker {}",
+                    mesh.facet_marker_label(m)
+                )));
+            }
+        }
+        let mut dofs = Vec::new();
+        for (f, &m) in mesh.facets().iter().zip(mesh.facet_markers()) {
+            if !markers.contains(&m) {
+                continue;
+            }
+            dofs.extend_from_slice(f);
+            for a in 0..D {
+                for b in a + 1..D {
+                    let (x, y) = (f[a], f[b]);
+                    if let Some(&e) = self.edge_index.get(&[x.min(y), x.max(y)]) {
+                        dofs.push(self.vertices as u32 + e);
+                    }
+                }
+            }
+        }
+        dofs.sort_unstable();
+        dofs.dedup();
+        Ok(dofs)
+    }
+}
+
+/// The gradients `∇λ_0 … ∇λ_D` of the barycentric coordinates of a simplex (constant on it) and
+/// its measure.
+pub fn barycentric_gradients<const D: usize>(p: &[Point<D>]) -> ([Vector<D>; 4], f64) {
+    let e = math::edge_matrix::<D>(p);
+    let measure = math::determinant(&e).abs() / math::factorial(D);
+    let inv = e.try_inverse().unwrap_or_else(nalgebra::SMatrix::<f64, D, D>::zeros);
+    let mut g = [Vector::<D>::zeros(); 4];
+    for k in 0..D {
+        g[k + 1] = inv.row(k).transpose();
+    }
+    g[0] = -(0..D).map(|k| g[k + 1]).sum::<Vector<D>>();
+    (g, measure)
+}
+
+/// The P2 basis values at barycentric point `l` (local order: vertices, then [`EDGES`]).
+pub fn p2_values<const D: usize>(l: &[f64; 4]) -> [f64; 10] {
+    let mut v = [0.0; 10];
+    for i in 0..=D {
+        v[i] = l[i] * (2.0 * l[i] - 1.0);
+    }
+    for (k, &(i, j)) in EDGES[..(D + 1) * D / 2].iter().enumerate() {
+        v[D + 1 + k] = 4.0 * l[i] * l[j];
+    }
+    v
+}
+
+/// The P2 basis gradients at barycentric point `l`, given the barycentric gradients `g`.
+pub fn p2_gradients<const D: usize>(l: &[f64; 4], g: &[Vector<D>; 4]) -> [Vector<D>; 10] {
+    let mut out = [Vector::<D>::zeros(); 10];
+    for i in 0..=D {
+        out[i] = g[i] * (4.0 * l[i] - 1.0);
+    }
+    for (k, &(i, j)) in EDGES[..(D + 1) * D / 2].iter().enumerate() {
+        out[D + 1 + k] = (g[j] * l[i] + g[i] * l[j]) * 4.0;
+    }
+    out
+}
