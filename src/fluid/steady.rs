@@ -1,0 +1,363 @@
+//! Steady incompressible flow with Taylor–Hood elements: find `u ∈ P2^D`, `p ∈ P1` with
+//!
+//! ```text
+//! ν (∇u, ∇v) + ((u·∇)u, v) − (p, ∇·v) = (f, v)   for all v vanishing where u is prescribed,
+//!                             −(q, ∇·u) = 0        for all q,
+//! ```
+//!
+//! `u = g` on the velocity boundaries, and the natural ("do nothing") condition `ν ∂u/∂n − p n = 0`
+//! on outflow boundaries. The convection term is linearised by Newton's method from the Stokes
+//! solution: each iteration solves
+//!
+//! ```text
+//! ν (∇u, ∇v) + ((w·∇)u + (u·∇)w, v) − (p, ∇·v) = (f, v) + ((w·∇)w, v)
+//! ```
+//!
+//! for the new `u` given the previous `w`, until the largest velocity change falls below the
+//! tolerance (relative to the largest velocity). Unknowns are ordered `u_x` (all P2 dofs), `u_y`
+//! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no outflow boundary the
+//! pressure's first dof is pinned to 0. Cells are assembled in parallel and the system is solved by
+//! faer's sparse LU.
+
+use super::quadrature::Quadrature;
+use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2Space};
+use crate::math::{Point, Vector};
+use crate::mesh::{MeshError, SimplexMesh};
+use faer::prelude::*;
+use faer::sparse::{SparseColMat, Triplet};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// What can go wrong in a fluid solve.
+#[derive(Debug, thiserror::Error)]
+pub enum FluidError {
+    /// A marker the mesh does not have.
+    #[error("{0}")]
+    Mesh(#[from] MeshError),
+    /// A boundary without a condition, or a condition on a marker no facet carries.
+    #[error("{0}")]
+    Boundary(String),
+    /// The linear solver failed (a singular system: a boundary without conditions, say).
+    #[error("the linear solver failed: {0}")]
+    Solve(String),
+}
+
+/// A Taylor–Hood solution: velocity at every P2 dof, pressure at every vertex.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowField<const D: usize> {
+    /// Velocity per P2 dof (vertices, then edge midpoints).
+    pub velocity: Vec<Vector<D>>,
+    /// Pressure per vertex.
+    pub pressure: Vec<f64>,
+}
+
+/// Prescribed velocity on a boundary, a function of position.
+pub type VelocityData<const D: usize> = Arc<dyn Fn(&Point<D>) -> Vector<D> + Send + Sync>;
+
+/// A body force or any vector field given as a function of position.
+pub type VectorField<'a, const D: usize> = &'a (dyn Fn(&Point<D>) -> Vector<D> + Sync);
+
+/// Boundary conditions by facet marker; every boundary facet must get one.
+#[derive(Clone, Default)]
+pub struct BoundaryConditions<const D: usize> {
+    /// Prescribed velocity (no-slip: zero; inflow: a profile) on the facets with each marker.
+    pub velocity: Vec<(i32, VelocityData<D>)>,
+    /// Traction-free outflow on the facets with these markers.
+    pub outflow: Vec<i32>,
+}
+
+impl<const D: usize> BoundaryConditions<D> {
+    /// Zero velocity on the facets marked `marker`.
+    pub fn no_slip(mut self, marker: i32) -> Self {
+        self.velocity
+            .push((marker, Arc::new(|_: &Point<D>| Vector::<D>::zeros())));
+        self
+    }
+
+    /// Velocity `g` on the facets marked `marker`.
+    pub fn velocity(mut self, marker: i32, g: impl Fn(&Point<D>) -> Vector<D> + Send + Sync + 'static) -> Self {
+        self.velocity.push((marker, Arc::new(g)));
+        self
+    }
+
+    /// Traction-free outflow on the facets marked `marker`.
+    pub fn outflow(mut self, marker: i32) -> Self {
+        self.outflow.push(marker);
+        self
+    }
+
+    /// Checks that every boundary facet of `mesh` has a condition and that every marker named
+    /// exists: an error names the facet or the marker.
+    pub fn check(&self, mesh: &SimplexMesh<D>) -> Result<(), FluidError> {
+        let named = |m: i32| self.outflow.contains(&m) || self.velocity.iter().any(|(k, _)| *k == m);
+        for m in self
+            .velocity
+            .iter()
+            .map(|(k, _)| *k)
+            .chain(self.outflow.iter().copied())
+        {
+            if !mesh.facet_markers().contains(&m) {
+                return Err(FluidError::Boundary(format!(
+                    "a boundary condition names marker {}, which no facet carries",
+                    mesh.facet_marker_label(m)
+                )));
+            }
+        }
+        for &face in mesh.boundary() {
+            let nodes = mesh.face_nodes(face);
+            let marker = mesh
+                .facets()
+                .iter()
+                .zip(mesh.facet_markers())
+                .find(|(f, _)| {
+                    let (mut a, mut b) = (**f, nodes);
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    a == b
+                })
+                .map(|(_, &m)| m);
+            match marker {
+                Some(m) if named(m) => {}
+                Some(m) => {
+                    return Err(FluidError::Boundary(format!(
+                        "the boundary facets marked {} have no condition",
+                        mesh.facet_marker_label(m)
+                    )))
+                }
+                None => {
+                    return Err(FluidError::Boundary(format!(
+                        "the boundary facet with nodes {nodes:?} (cell {}) has no marker, hence no condition",
+                        face.cell
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A steady flow problem.
+pub struct SteadyProblem<'a, const D: usize> {
+    /// Kinematic viscosity ν.
+    pub viscosity: f64,
+    /// Body force per unit mass.
+    pub force: VectorField<'a, D>,
+    /// Boundary conditions.
+    pub boundary: &'a BoundaryConditions<D>,
+    /// Navier–Stokes (`true`) or Stokes (`false`).
+    pub convection: bool,
+}
+
+/// Solves a steady problem; returns the flow and the number of Newton iterations (0 for Stokes).
+pub fn solve_steady<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    space: &P2Space<D>,
+    problem: &SteadyProblem<D>,
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<(FlowField<D>, usize), FluidError> {
+    problem.boundary.check(mesh)?;
+    let mut flow = solve_linear(mesh, space, problem, None)?;
+    if !problem.convection {
+        return Ok((flow, 0));
+    }
+    for iteration in 1..=max_iterations {
+        let next = solve_linear(mesh, space, problem, Some(&flow))?;
+        let change = next
+            .velocity
+            .iter()
+            .zip(&flow.velocity)
+            .map(|(a, b)| (a - b).amax())
+            .fold(0.0, f64::max);
+        let scale = next.velocity.iter().map(|v| v.amax()).fold(f64::MIN_POSITIVE, f64::max);
+        flow = next;
+        if change <= tolerance * scale {
+            return Ok((flow, iteration));
+        }
+    }
+    Err(FluidError::Solve(format!(
+        "Newton's method did not converge in {max_iterations} iterations"
+    )))
+}
+
+/// One linear solve: Stokes, or the Newton linearisation about `w`.
+fn solve_linear<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    space: &P2Space<D>,
+    problem: &SteadyProblem<D>,
+    w: Option<&FlowField<D>>,
+) -> Result<FlowField<D>, FluidError> {
+    let n2 = space.len();
+    let n1 = mesh.num_points();
+    let size = D * n2 + n1;
+    let nb = p2_count(D);
+    let nu = problem.viscosity;
+    let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
+    type Part = (Vec<Triplet<usize, usize, f64>>, Vec<(usize, f64)>);
+    let (mut triplets, rhs_parts): (Vec<_>, Vec<_>) = (0..mesh.num_cells() as u32)
+        .into_par_iter()
+        .map(|c| {
+            let p = mesh.cell_points(c);
+            let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+            let dofs = space.dofs(c);
+            let vertices = mesh.cell(c);
+            // a[i][j] per component pair (d, e): diffusion on d == e, convection terms.
+            let mut a = [[[[0.0; 3]; 3]; 10]; 10];
+            let mut b = [[[0.0; 3]; 10]; 4];
+            let mut load = [Vector::<D>::zeros(); 10];
+            for (l, wq) in rule.points.iter().zip(&rule.weights) {
+                let wq = wq * measure;
+                let phi = p2_values::<D>(l);
+                let grad = p2_gradients::<D>(l, &grad_l);
+                let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
+                let mut fx = (problem.force)(&x);
+                // The previous iterate and its gradient G[d][e] = ∂_e w_d.
+                let (wv, wg) = match w {
+                    Some(w) => {
+                        let mut v = Vector::<D>::zeros();
+                        let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
+                        for k in 0..nb {
+                            let wk = w.velocity[dofs[k] as usize];
+                            v += wk * phi[k];
+                            g += wk * grad[k].transpose();
+                        }
+                        fx += g * v;
+                        (v, g)
+                    }
+                    None => (Vector::<D>::zeros(), nalgebra::SMatrix::<f64, D, D>::zeros()),
+                };
+                for i in 0..nb {
+                    load[i] += fx * (wq * phi[i]);
+                    for j in 0..nb {
+                        let diffusion = wq * nu * grad[i].dot(&grad[j]);
+                        let transport = wq * wv.dot(&grad[j]) * phi[i];
+                        for d in 0..D {
+                            a[i][j][d][d] += diffusion + transport;
+                            if w.is_some() {
+                                for e in 0..D {
+                                    a[i][j][d][e] += wq * phi[j] * wg[(d, e)] * phi[i];
+                                }
+                            }
+                        }
+                    }
+                    for m in 0..=D {
+                        for d in 0..D {
+                            b[m][i][d] -= wq * l[m] * grad[i][d];
+                        }
+                    }
+                }
+            }
+            let couplings = if w.is_some() { D * D } else { D };
+            let mut t = Vec::with_capacity(couplings * nb * nb + 2 * D * (D + 1) * nb);
+            for i in 0..nb {
+                let row = dofs[i] as usize;
+                for j in 0..nb {
+                    let col = dofs[j] as usize;
+                    for d in 0..D {
+                        for e in 0..D {
+                            if d == e || w.is_some() {
+                                t.push(Triplet::new(d * n2 + row, e * n2 + col, a[i][j][d][e]));
+                            }
+                        }
+                    }
+                }
+                for (m, &vertex) in vertices.iter().enumerate() {
+                    let q = D * n2 + vertex as usize;
+                    for (d, &value) in b[m][i][..D].iter().enumerate() {
+                        let u = d * n2 + row;
+                        t.push(Triplet::new(q, u, value));
+                        t.push(Triplet::new(u, q, value));
+                    }
+                }
+            }
+            let r = (0..nb)
+                .flat_map(|i| (0..D).map(move |d| (d * n2 + dofs[i] as usize, load[i][d])))
+                .collect();
+            (t, r) as Part
+        })
+        .unzip();
+    let mut rhs = vec![0.0; size];
+    for part in rhs_parts {
+        for (k, v) in part {
+            rhs[k] += v;
+        }
+    }
+
+    // Prescribed velocity rows: identity, right-hand side g at the dof.
+    let coords = space.coordinates(mesh);
+    let mut is_fixed = vec![false; size];
+    for (marker, g) in &problem.boundary.velocity {
+        for k in space.boundary_dofs(mesh, &[*marker])? {
+            let value = g(&coords[k as usize]);
+            for d in 0..D {
+                let row = d * n2 + k as usize;
+                is_fixed[row] = true;
+                rhs[row] = value[d];
+            }
+        }
+    }
+    if problem.boundary.outflow.is_empty() {
+        is_fixed[D * n2] = true;
+        rhs[D * n2] = 0.0;
+    }
+    let mut entries: Vec<Triplet<usize, usize, f64>> = Vec::new();
+    for part in triplets.iter_mut() {
+        entries.extend(part.drain(..).filter(|t| !is_fixed[t.row]));
+    }
+    entries.extend((0..size).filter(|&k| is_fixed[k]).map(|k| Triplet::new(k, k, 1.0)));
+    let matrix = SparseColMat::<usize, f64>::try_new_from_triplets(size, size, &entries)
+        .map_err(|e| FluidError::Solve(format!("{e:?}")))?;
+    let lu = matrix.sp_lu().map_err(|e| FluidError::Solve(format!("{e:?}")))?;
+    let x = lu.solve(Col::<f64>::from_fn(size, |k| rhs[k]));
+    if (0..size).any(|k| !x[k].is_finite()) {
+        return Err(FluidError::Solve(
+            "the solution is not finite: is the system singular?".into(),
+        ));
+    }
+    Ok(FlowField {
+        velocity: (0..n2).map(|k| Vector::<D>::from_fn(|d, _| x[d * n2 + k])).collect(),
+        pressure: (0..n1).map(|k| x[D * n2 + k]).collect(),
+    })
+}
+
+impl<const D: usize> FlowField<D> {
+    /// The L2 norms of `u_h − u` and of `p_h − p` (each pressure taken with zero mean, as the
+    /// pressure is defined up to a constant), by a quadrature exact to degree 6 on each cell.
+    pub fn l2_errors(
+        &self,
+        mesh: &SimplexMesh<D>,
+        space: &P2Space<D>,
+        u: &dyn Fn(&Point<D>) -> Vector<D>,
+        p: &dyn Fn(&Point<D>) -> f64,
+    ) -> (f64, f64) {
+        let rule = Quadrature::<D>::exact_to(6);
+        let (mut volume, mut mean_h, mut mean) = (0.0, 0.0, 0.0);
+        let mut samples = Vec::new();
+        let mut eu = 0.0;
+        for c in 0..mesh.num_cells() as u32 {
+            let pts = mesh.cell_points(c);
+            let (_, measure) = barycentric_gradients::<D>(&pts[..D + 1]);
+            let dofs = space.dofs(c);
+            let vertices = mesh.cell(c);
+            for (l, w) in rule.points.iter().zip(&rule.weights) {
+                let w = w * measure;
+                let x: Point<D> = (0..=D).map(|k| pts[k] * l[k]).sum();
+                let phi = p2_values::<D>(l);
+                let uh: Vector<D> = (0..p2_count(D)).map(|i| self.velocity[dofs[i] as usize] * phi[i]).sum();
+                eu += w * (uh - u(&x)).norm_squared();
+                let ph: f64 = (0..=D).map(|k| self.pressure[vertices[k] as usize] * l[k]).sum();
+                let pe = p(&x);
+                volume += w;
+                mean_h += w * ph;
+                mean += w * pe;
+                samples.push((w, ph, pe));
+            }
+        }
+        let (mean_h, mean) = (mean_h / volume, mean / volume);
+        let ep: f64 = samples
+            .iter()
+            .map(|(w, ph, pe)| w * ((ph - mean_h) - (pe - mean)).powi(2))
+            .sum();
+        (eu.sqrt(), ep.sqrt())
+    }
+}
