@@ -251,12 +251,12 @@ fn solve_linear<const D: usize>(
             let mut t = Vec::with_capacity(couplings * nb * nb + 2 * D * (D + 1) * nb);
             for i in 0..nb {
                 let row = dofs[i] as usize;
-                for j in 0..nb {
+                for (j, block) in a[i][..nb].iter().enumerate() {
                     let col = dofs[j] as usize;
-                    for d in 0..D {
-                        for e in 0..D {
+                    for (d, block_row) in block[..D].iter().enumerate() {
+                        for (e, &value) in block_row[..D].iter().enumerate() {
                             if d == e || w.is_some() {
-                                t.push(Triplet::new(d * n2 + row, e * n2 + col, a[i][j][d][e]));
+                                t.push(Triplet::new(d * n2 + row, e * n2 + col, value));
                             }
                         }
                     }
