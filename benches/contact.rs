@@ -41,6 +41,15 @@ fn packing(n: usize, width: f64) -> Vec<Point<2>> {
         .collect()
 }
 
+/// The disk's shared geometry: lattice spacing ρ/4, band 2ρ.
+fn disk() -> Arc<BodyGeometry<2>> {
+    let shape = Ball {
+        centre: Point::<2>::zeros(),
+        radius: R,
+    };
+    Arc::new(BodyGeometry::from_shape(&shape, RHO / 4.0, 2.0 * RHO).unwrap())
+}
+
 struct Timing {
     n: usize,
     setup_ms: f64,
@@ -54,17 +63,7 @@ struct Timing {
 
 fn run(n: usize, width: f64, steps: usize) -> Timing {
     let start = Instant::now();
-    let disk = Arc::new(
-        BodyGeometry::from_shape(
-            &Ball {
-                centre: Point::<2>::zeros(),
-                radius: R,
-            },
-            RHO / 4.0,
-            2.0 * RHO,
-        )
-        .unwrap(),
-    );
+    let disk = disk();
     let height = width;
     let cells = (width / (2.0 * RHO)).ceil().min(512.0) as usize;
     let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(width, height), [cells, cells]).unwrap();
@@ -161,17 +160,7 @@ fn host_versus_frame(n: usize) {
     let mut contacts = 0;
     let host_s = median(5, || contacts = host.contacts(&mesh, &centres).unwrap().len());
 
-    let disk = Arc::new(
-        BodyGeometry::from_shape(
-            &Ball {
-                centre: Point::<2>::zeros(),
-                radius: R,
-            },
-            RHO / 4.0,
-            2.0 * RHO,
-        )
-        .unwrap(),
-    );
+    let disk = disk();
     let bodies: Vec<RigidBody<2>> = centres
         .iter()
         .map(|c| RigidBody::new("d", disk.clone(), 1.0, *c))

@@ -16,12 +16,12 @@ mod surface;
 
 pub use kinematics::{Angular, Dim, Inertia, Kinematics, Rotation};
 pub use lattice::LatticeField;
-pub use surface::{RegionMoments, Surface};
+pub use surface::Surface;
 
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
 use crate::math::{Point, Vector};
 use crate::mesh::generate::axis_box;
-use crate::mesh::{MeshError, SimplexMesh};
+use crate::mesh::{MeshError, Moments, SimplexMesh};
 use crate::shape::Shape;
 use nalgebra::SMatrix;
 use std::sync::Arc;
@@ -49,7 +49,7 @@ pub struct BodyGeometry<const D: usize> {
     /// beyond the body; `band` outside the lattice.
     pub field: LatticeField<D>,
     /// Area (volume), centroid (the origin, up to round-off) and second moments of the region.
-    pub moments: RegionMoments<D>,
+    pub moments: Moments<D>,
     /// `max |p|` over the boundary nodes: the radius of the bounding sphere about `G`.
     pub radius: f64,
     /// Where the shape's own origin is in the body frame (`−G` in the shape's frame).
@@ -115,7 +115,7 @@ impl<const D: usize> BodyGeometry<D> {
         for p in &mut surface.points {
             *p -= g;
         }
-        let moments = RegionMoments {
+        let moments = Moments {
             centroid: Point::<D>::zeros(),
             ..moments
         };

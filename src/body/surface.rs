@@ -10,7 +10,7 @@
 //! conforming. Its distance to the true boundary is the P1 interpolation error, `O(h² κ)`.
 
 use crate::math::{self, Point};
-use crate::mesh::SimplexMesh;
+use crate::mesh::{Moments, SimplexMesh};
 use nalgebra::SMatrix;
 use std::collections::HashMap;
 
@@ -29,18 +29,6 @@ pub struct Surface<const D: usize> {
     /// Each node's share of the surface's length (area): `Σ |f| / D` over the facets `f` around it,
     /// the weight of the node in a quadrature over the surface.
     pub node_areas: Vec<f64>,
-}
-
-/// Volume (area), centroid and second-moment tensor about the centroid of the region a closed
-/// surface bounds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RegionMoments<const D: usize> {
-    /// Area (2D) or volume (3D).
-    pub measure: f64,
-    /// Centroid.
-    pub centroid: Point<D>,
-    /// `S = ∫ (x − c)(x − c)ᵀ`.
-    pub second: SMatrix<f64, D, D>,
 }
 
 impl<const D: usize> Surface<D> {
@@ -151,7 +139,7 @@ impl<const D: usize> Surface<D> {
     /// the signed simplices (cones) `(o, f)` from a fixed apex `o`, whose measure is
     /// `(f_0 − o) · n_f / D` with `n_f` the facet's area normal; each cone contributes like a cell
     /// of [`crate::mesh::Moments`].
-    pub fn moments(&self) -> RegionMoments<D> {
+    pub fn moments(&self) -> Moments<D> {
         let nv = D + 1;
         let o = self.points.first().copied().unwrap_or_else(Point::<D>::zeros);
         let mut measure = 0.0;
@@ -170,7 +158,7 @@ impl<const D: usize> Surface<D> {
             second += outer * (m / (nv * (nv + 1)) as f64);
         }
         let c = if measure != 0.0 { first / measure } else { first };
-        RegionMoments {
+        Moments {
             measure,
             centroid: c + o,
             second: second - c * c.transpose() * measure,

@@ -44,13 +44,7 @@ pub fn boundary_force<const D: usize>(
             let phi = p2_values::<D>(l);
             let grad = p2_gradients::<D>(l, &grad_l);
             let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
-            let mut u = Vector::<D>::zeros();
-            let mut gu = nalgebra::SMatrix::<f64, D, D>::zeros();
-            for k in 0..nb {
-                let uk = flow.velocity[dofs[k] as usize];
-                u += uk * phi[k];
-                gu += uk * grad[k].transpose();
-            }
+            let (u, gu) = flow.velocity_in_cell(dofs, &phi, &grad);
             let pressure: f64 = (0..=D).map(|k| flow.pressure[vertices[k] as usize] * l[k]).sum();
             let convection = gu * u - f(&x);
             for i in (0..nb).filter(|&i| on[dofs[i] as usize]) {

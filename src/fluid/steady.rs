@@ -214,13 +214,7 @@ fn solve_linear<const D: usize>(
                 // The previous iterate and its gradient G[d][e] = ∂_e w_d.
                 let (wv, wg) = match w {
                     Some(w) => {
-                        let mut v = Vector::<D>::zeros();
-                        let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
-                        for k in 0..nb {
-                            let wk = w.velocity[dofs[k] as usize];
-                            v += wk * phi[k];
-                            g += wk * grad[k].transpose();
-                        }
+                        let (v, g) = w.velocity_in_cell(dofs, &phi, &grad);
                         fx += g * v;
                         (v, g)
                     }
@@ -321,6 +315,36 @@ fn solve_linear<const D: usize>(
 }
 
 impl<const D: usize> FlowField<D> {
+    /// The velocity and its gradient `G[d][e] = ∂_e u_d` at a point of a cell with P2 dofs `dofs`,
+    /// given the basis values `phi` and gradients `grad` there.
+    pub fn velocity_in_cell(
+        &self,
+        dofs: &[u32],
+        phi: &[f64; 10],
+        grad: &[Vector<D>; 10],
+    ) -> (Vector<D>, nalgebra::SMatrix<f64, D, D>) {
+        let mut v = Vector::<D>::zeros();
+        let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
+        for (k, &dof) in dofs.iter().enumerate() {
+            let u = self.velocity[dof as usize];
+            v += u * phi[k];
+            g += u * grad[k].transpose();
+        }
+        (v, g)
+    }
+
+    /// The (P1) pressure at `x`, or `None` outside the mesh.
+    pub fn pressure_at(&self, mesh: &SimplexMesh<D>, x: &Point<D>) -> Option<f64> {
+        let found = mesh.locate(x)?;
+        Some(
+            mesh.cell(found.cell)
+                .iter()
+                .zip(&found.weights)
+                .map(|(&v, w)| w * self.pressure[v as usize])
+                .sum(),
+        )
+    }
+
     /// The L2 norms of `u_h − u` and of `p_h − p` (each pressure taken with zero mean, as the
     /// pressure is defined up to a constant), by a quadrature exact to degree 6 on each cell.
     pub fn l2_errors(
