@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let marker = |n: &str| mesh.facet_marker(n);
         // Parabolic inflow with U_max = 0.3, no slip on the walls and the cylinder, free outflow.
         let bc = BoundaryConditions::<2>::default()
-            .velocity(marker("inlet")?, |x: &Point<2>| {
+            .velocity(marker("inlet")?, |x: &Point<2>, _| {
                 Vector::<2>::new(4.0 * 0.3 * x.y * (0.41 - x.y) / (0.41 * 0.41), 0.0)
             })
             .no_slip(marker("walls")?)

@@ -9,9 +9,12 @@
 pub mod forces;
 pub mod quadrature;
 pub mod space;
+pub mod sparse;
 pub mod steady;
+pub mod unsteady;
 
 pub use forces::boundary_force;
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
+pub use unsteady::{StepSeconds, Unsteady};

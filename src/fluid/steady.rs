@@ -51,8 +51,9 @@ pub struct FlowField<const D: usize> {
     pub pressure: Vec<f64>,
 }
 
-/// Prescribed velocity on a boundary, a function of position.
-pub type VelocityData<const D: usize> = Arc<dyn Fn(&Point<D>) -> Vector<D> + Send + Sync>;
+/// Prescribed velocity on a boundary, a function of position and time (steady problems use
+/// `t = 0`).
+pub type VelocityData<const D: usize> = Arc<dyn Fn(&Point<D>, f64) -> Vector<D> + Send + Sync>;
 
 /// A body force or any vector field given as a function of position.
 pub type VectorField<'a, const D: usize> = &'a (dyn Fn(&Point<D>) -> Vector<D> + Sync);
@@ -70,12 +71,12 @@ impl<const D: usize> BoundaryConditions<D> {
     /// Zero velocity on the facets marked `marker`.
     pub fn no_slip(mut self, marker: i32) -> Self {
         self.velocity
-            .push((marker, Arc::new(|_: &Point<D>| Vector::<D>::zeros())));
+            .push((marker, Arc::new(|_: &Point<D>, _: f64| Vector::<D>::zeros())));
         self
     }
 
-    /// Velocity `g` on the facets marked `marker`.
-    pub fn velocity(mut self, marker: i32, g: impl Fn(&Point<D>) -> Vector<D> + Send + Sync + 'static) -> Self {
+    /// Velocity `g(x, t)` on the facets marked `marker`.
+    pub fn velocity(mut self, marker: i32, g: impl Fn(&Point<D>, f64) -> Vector<D> + Send + Sync + 'static) -> Self {
         self.velocity.push((marker, Arc::new(g)));
         self
     }
@@ -282,7 +283,7 @@ fn solve_linear<const D: usize>(
     let mut is_fixed = vec![false; size];
     for (marker, g) in &problem.boundary.velocity {
         for k in space.boundary_dofs(mesh, &[*marker])? {
-            let value = g(&coords[k as usize]);
+            let value = g(&coords[k as usize], 0.0);
             for d in 0..D {
                 let row = d * n2 + k as usize;
                 is_fixed[row] = true;

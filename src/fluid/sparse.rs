@@ -1,0 +1,98 @@
+//! A compressed-row sparse matrix for the products a time step needs (mass times history, the
+//! divergence of a velocity, the gradient of a pressure), built once from triplets; faer holds the
+//! factorisations.
+
+use faer::sparse::{SparseColMat, Triplet};
+use rayon::prelude::*;
+
+/// A sparse matrix in compressed rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Csr {
+    rows: usize,
+    cols: usize,
+    offsets: Vec<usize>,
+    indices: Vec<u32>,
+    values: Vec<f64>,
+}
+
+impl Csr {
+    /// The `rows × cols` matrix summing the triplets `(row, col, value)`.
+    pub fn from_triplets(rows: usize, cols: usize, mut entries: Vec<(u32, u32, f64)>) -> Self {
+        entries.par_sort_unstable_by_key(|&(r, c, _)| (r, c));
+        let mut offsets = vec![0usize; rows + 1];
+        let mut indices = Vec::with_capacity(entries.len());
+        let mut values: Vec<f64> = Vec::with_capacity(entries.len());
+        let mut last = None;
+        for (r, c, v) in entries {
+            if last == Some((r, c)) {
+                *values.last_mut().expect("a previous entry") += v;
+            } else {
+                indices.push(c);
+                values.push(v);
+                offsets[r as usize + 1] += 1;
+                last = Some((r, c));
+            }
+        }
+        for k in 0..rows {
+            offsets[k + 1] += offsets[k];
+        }
+        Csr {
+            rows,
+            cols,
+            offsets,
+            indices,
+            values,
+        }
+    }
+
+    /// `y = A x`.
+    pub fn mul(&self, x: &[f64], y: &mut [f64]) {
+        y.par_iter_mut().enumerate().for_each(|(r, y)| {
+            let range = self.offsets[r]..self.offsets[r + 1];
+            *y = self.indices[range.clone()]
+                .iter()
+                .zip(&self.values[range])
+                .map(|(&c, v)| v * x[c as usize])
+                .sum();
+        });
+    }
+
+    /// `y = Aᵀ x`.
+    pub fn mul_transpose(&self, x: &[f64], y: &mut [f64]) {
+        y.iter_mut().for_each(|v| *v = 0.0);
+        for (r, &xr) in x.iter().enumerate().take(self.rows) {
+            for k in self.offsets[r]..self.offsets[r + 1] {
+                y[self.indices[k] as usize] += self.values[k] * xr;
+            }
+        }
+    }
+
+    /// The same matrix with the rows flagged in `identity` replaced by rows of the identity, for
+    /// faer.
+    pub fn to_faer_with_identity_rows(&self, identity: &[bool]) -> SparseColMat<usize, f64> {
+        let mut t = Vec::with_capacity(self.values.len());
+        for (r, &replace) in identity.iter().enumerate().take(self.rows) {
+            if replace {
+                t.push(Triplet::new(r, r, 1.0));
+                continue;
+            }
+            for k in self.offsets[r]..self.offsets[r + 1] {
+                t.push(Triplet::new(r, self.indices[k] as usize, self.values[k]));
+            }
+        }
+        SparseColMat::try_new_from_triplets(self.rows, self.cols, &t).expect("indices within the matrix")
+    }
+
+    /// `a A + b B` for matrices of the same shape.
+    pub fn combine(a: f64, ma: &Csr, b: f64, mb: &Csr) -> Csr {
+        let mut t = Vec::with_capacity(ma.values.len() + mb.values.len());
+        for (scale, m) in [(a, ma), (b, mb)] {
+            for r in 0..m.rows {
+                for k in m.offsets[r]..m.offsets[r + 1] {
+                    t.push((r as u32, m.indices[k], scale * m.values[k]));
+                }
+            }
+        }
+        Csr::from_triplets(ma.rows, ma.cols, t)
+    }
+}
