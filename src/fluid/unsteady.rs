@@ -196,13 +196,10 @@ impl<const D: usize> Unsteady<D> {
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        let mut velocity = vec![Vector::<D>::zeros(); n2];
-        for d in 0..D {
-            let x = self.velocity_lu.solve(Col::<f64>::from_fn(n2, |k| rhs[d * n2 + k]));
-            for k in 0..n2 {
-                velocity[k][d] = x[k];
-            }
-        }
+        let solved = self
+            .velocity_lu
+            .solve(Mat::<f64>::from_fn(n2, D, |k, d| rhs[d * n2 + k]));
+        let velocity: Vec<Vector<D>> = (0..n2).map(|k| Vector::<D>::from_fn(|d, _| solved[(k, d)])).collect();
         let flat: Vec<f64> = (0..D * n2).map(|k| velocity[k % n2][k / n2]).collect();
         let mut div = vec![0.0; n1];
         self.divergence.mul(&flat, &mut div);
