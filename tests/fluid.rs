@@ -40,41 +40,55 @@ fn quadrature_is_exact_to_its_degree() {
     }
 }
 
-/// `u_a = Π_{b≠a} sin(π x_b)` (divergence-free: `u_a` does not depend on `x_a`),
-/// `p = Π_b cos(π x_b)`, so `f = ν (D − 1) π² u + ∇p` (+ `(u·∇)u` with convection).
+/// The manufactured velocity `U_a = Π_{b≠a} sin(π x_b)`: divergence-free, as `U_a` does not
+/// depend on `x_a`; `ΔU = −(D − 1) π² U`.
+fn shape_u<const D: usize>(x: &Point<D>) -> Vector<D> {
+    Vector::<D>::from_fn(|a, _| (0..D).filter(|&b| b != a).map(|b| (PI * x[b]).sin()).product())
+}
+
+/// `∇U`, `G[a][e] = ∂_e U_a`.
+fn grad_shape_u<const D: usize>(x: &Point<D>) -> nalgebra::SMatrix<f64, D, D> {
+    nalgebra::SMatrix::<f64, D, D>::from_fn(|a, e| {
+        if a == e {
+            return 0.0;
+        }
+        (0..D)
+            .filter(|&b| b != a)
+            .map(|b| {
+                if b == e {
+                    PI * (PI * x[b]).cos()
+                } else {
+                    (PI * x[b]).sin()
+                }
+            })
+            .product()
+    })
+}
+
+/// The manufactured pressure `P = Π_b cos(π x_b)`.
+fn shape_p<const D: usize>(x: &Point<D>) -> f64 {
+    (0..D).map(|b| (PI * x[b]).cos()).product()
+}
+
+/// `∇P`.
+fn grad_shape_p<const D: usize>(x: &Point<D>) -> Vector<D> {
+    Vector::<D>::from_fn(|a, _| {
+        (0..D)
+            .map(|b| {
+                if b == a {
+                    -PI * (PI * x[b]).sin()
+                } else {
+                    (PI * x[b]).cos()
+                }
+            })
+            .product()
+    })
+}
+
+/// Steady problem with `u = U`, `p = P`, so `f = ν (D − 1) π² U + ∇P` (+ `(U·∇)U` with
+/// convection).
 fn manufactured<const D: usize>(n: usize, nu: f64, convection: bool) -> (f64, f64, usize) {
-    let u = |x: &Point<D>| Vector::<D>::from_fn(|a, _| (0..D).filter(|&b| b != a).map(|b| (PI * x[b]).sin()).product());
-    let grad_u = move |x: &Point<D>| {
-        nalgebra::SMatrix::<f64, D, D>::from_fn(|a, e| {
-            if a == e {
-                return 0.0;
-            }
-            (0..D)
-                .filter(|&b| b != a)
-                .map(|b| {
-                    if b == e {
-                        PI * (PI * x[b]).cos()
-                    } else {
-                        (PI * x[b]).sin()
-                    }
-                })
-                .product()
-        })
-    };
-    let p = |x: &Point<D>| (0..D).map(|b| (PI * x[b]).cos()).product::<f64>();
-    let grad_p = move |x: &Point<D>| {
-        Vector::<D>::from_fn(|a, _| {
-            (0..D)
-                .map(|b| {
-                    if b == a {
-                        -PI * (PI * x[b]).sin()
-                    } else {
-                        (PI * x[b]).cos()
-                    }
-                })
-                .product()
-        })
-    };
+    let (u, p, grad_u, grad_p) = (shape_u::<D>, shape_p::<D>, grad_shape_u::<D>, grad_shape_p::<D>);
     let f = move |x: &Point<D>| {
         let mut f = u(x) * (nu * (D as f64 - 1.0) * PI * PI) + grad_p(x);
         if convection {
@@ -197,39 +211,7 @@ fn unsteady_navier_stokes_is_second_order_in_time() {
     use tumble::fluid::{FlowField, Unsteady};
     const D: usize = 2;
     let nu = 0.1;
-    let shape_u =
-        |x: &Point<D>| Vector::<D>::from_fn(|a, _| (0..D).filter(|&b| b != a).map(|b| (PI * x[b]).sin()).product());
-    let shape_p = |x: &Point<D>| (0..D).map(|b| (PI * x[b]).cos()).product::<f64>();
-    let grad_u = move |x: &Point<D>| {
-        nalgebra::SMatrix::<f64, D, D>::from_fn(|a, e| {
-            if a == e {
-                return 0.0;
-            }
-            (0..D)
-                .filter(|&b| b != a)
-                .map(|b| {
-                    if b == e {
-                        PI * (PI * x[b]).cos()
-                    } else {
-                        (PI * x[b]).sin()
-                    }
-                })
-                .product()
-        })
-    };
-    let grad_p = move |x: &Point<D>| {
-        Vector::<D>::from_fn(|a, _| {
-            (0..D)
-                .map(|b| {
-                    if b == a {
-                        -PI * (PI * x[b]).sin()
-                    } else {
-                        (PI * x[b]).cos()
-                    }
-                })
-                .product()
-        })
-    };
+    let (shape_u, shape_p, grad_u, grad_p) = (shape_u::<D>, shape_p::<D>, grad_shape_u::<D>, grad_shape_p::<D>);
     let f = move |x: &Point<D>, t: f64| {
         -shape_u(x) * t.sin()
             + shape_u(x) * (nu * (D as f64 - 1.0) * PI * PI * t.cos())
