@@ -24,6 +24,7 @@ use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2S
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
 use faer::prelude::*;
+use faer::sparse::linalg::solvers::{Lu, SymbolicLu};
 use faer::sparse::{SparseColMat, Triplet};
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -158,12 +159,14 @@ pub fn solve_steady<const D: usize>(
     max_iterations: usize,
 ) -> Result<(FlowField<D>, usize), FluidError> {
     problem.boundary.check(mesh)?;
-    let mut flow = solve_linear(mesh, space, problem, None)?;
+    let mut flow = solve_linear(mesh, space, problem, None, &mut None)?;
     if !problem.convection {
         return Ok((flow, 0));
     }
+    // Every Newton matrix has the same pattern: its symbolic factorisation is computed once.
+    let mut symbolic = None;
     for iteration in 1..=max_iterations {
-        let next = solve_linear(mesh, space, problem, Some(&flow))?;
+        let next = solve_linear(mesh, space, problem, Some(&flow), &mut symbolic)?;
         let change = next
             .velocity
             .iter()
@@ -181,12 +184,14 @@ pub fn solve_steady<const D: usize>(
     )))
 }
 
-/// One linear solve: Stokes, or the Newton linearisation about `w`.
+/// One linear solve: Stokes, or the Newton linearisation about `w`; `symbolic` is the symbolic
+/// factorisation of a matrix of the same pattern, computed here if `None`.
 fn solve_linear<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
     problem: &SteadyProblem<D>,
     w: Option<&FlowField<D>>,
+    symbolic: &mut Option<SymbolicLu<usize>>,
 ) -> Result<FlowField<D>, FluidError> {
     let n2 = space.len();
     let n1 = mesh.num_points();
@@ -302,7 +307,14 @@ fn solve_linear<const D: usize>(
     entries.extend((0..size).filter(|&k| is_fixed[k]).map(|k| Triplet::new(k, k, 1.0)));
     let matrix = SparseColMat::<usize, f64>::try_new_from_triplets(size, size, &entries)
         .map_err(|e| FluidError::Solve(format!("{e:?}")))?;
-    let lu = matrix.sp_lu().map_err(|e| FluidError::Solve(format!("{e:?}")))?;
+    let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
+    let pattern = match symbolic {
+        Some(s) => s.clone(),
+        None => symbolic
+            .insert(SymbolicLu::try_new(matrix.symbolic()).map_err(|e| failed(&e))?)
+            .clone(),
+    };
+    let lu = Lu::try_new_with_symbolic(pattern, matrix.as_ref()).map_err(|e| failed(&e))?;
     let x = lu.solve(Col::<f64>::from_fn(size, |k| rhs[k]));
     if (0..size).any(|k| !x[k].is_finite()) {
         return Err(FluidError::Solve(
