@@ -143,3 +143,43 @@ fn pvd_series_lists_every_step() {
         assert!(u.iter().all(|&x| x == step as f64));
     }
 }
+
+/// The files of `tumble run`: the bodies' boundaries as line cells (2D) with `body` and `velocity`
+/// point data, the moving distance-field lattices, and the series listing them.
+#[test]
+fn run_output_reads_back() {
+    use std::path::Path;
+    use tumble::case::{run, Case};
+    let text = std::fs::read_to_string("cases/dry_tripole_floor.toml")
+        .unwrap()
+        .replace("end = 2.0", "end = 0.01")
+        .replace("every = 200", "every = 50\nfields = true");
+    let case = Case::parse(Path::new("tripole.toml"), &text).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    run(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let surface = &sim.bodies[0].geometry.surface;
+    let piece = read_back(&dir.path().join("bodies_000100.vtu"));
+    assert_eq!(piece.num_points(), surface.points.len());
+    assert_eq!(piece.cells.types.len(), surface.facets.len());
+    assert!(piece.cells.types.iter().all(|&t| t == CellType::Line));
+    let IOBuffer::I32(body) = array(&piece.data.point, "body") else {
+        panic!("body is i32")
+    };
+    assert!(body.iter().all(|&b| b == 0));
+    let IOBuffer::F64(velocity) = array(&piece.data.point, "velocity") else {
+        panic!("velocity is f64")
+    };
+    assert_eq!(velocity.len(), 3 * surface.points.len());
+    let field = &sim.bodies[0].geometry.field;
+    let piece = read_back(&dir.path().join("fields_000100.vtu"));
+    assert_eq!(piece.num_points(), field.values.len());
+    let IOBuffer::F64(distance) = array(&piece.data.point, "distance") else {
+        panic!("distance is f64")
+    };
+    assert_eq!(distance, &field.values);
+    for series in ["series.pvd", "fields.pvd"] {
+        let text = std::fs::read_to_string(dir.path().join(series)).unwrap();
+        assert_eq!(text.matches("<DataSet").count(), 3, "{series}: steps 0, 50 and 100");
+    }
+}
