@@ -91,10 +91,10 @@ fn mass_properties_of_shapes_match_closed_forms() {
 
     let l = 0.25;
     let sq = BodyGeometry::<2>::from_shape(&Cuboid { half: [l / 2.0; 2] }, 0.01, 0.05).unwrap();
-    // The level set cuts each corner by a chamfer smaller than the spacing h = 0.01.
-    assert!((sq.moments.measure - l * l).abs() < 2e-3 * l * l);
-    assert!((sq.moments.second.trace() - l.powi(4) / 6.0).abs() < 5e-3 * l.powi(4) / 6.0);
-    assert!((sq.radius - l / 2.0 * 2f64.sqrt()).abs() < 0.01);
+    // The rectangle's boundary is exact (its sides subdivided), so are its moments and radius.
+    assert!((sq.moments.measure - l * l).abs() < 1e-14);
+    assert!((sq.moments.second.trace() - l.powi(4) / 6.0).abs() < 1e-14);
+    assert!((sq.radius - l / 2.0 * 2f64.sqrt()).abs() < 1e-14);
 
     let r = 0.3;
     let ball = BodyGeometry::<3>::from_shape(

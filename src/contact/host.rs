@@ -46,6 +46,8 @@ pub struct HostContact<const D: usize> {
     /// [`ContactModel::force`]).
     pub model: ContactModel,
     bodies: Vec<i32>,
+    /// Each body's boundary nodes (its marker's facets' nodes, sorted): the topology never changes.
+    nodes: Vec<Vec<u32>>,
     walls: Vec<i32>,
     broad: Box<dyn BroadPhase<D>>,
     /// Time spent, per phase (`distance` includes the fast marching).
@@ -64,9 +66,11 @@ impl<const D: usize> HostContact<D> {
         broad: Box<dyn BroadPhase<D>>,
     ) -> Result<Self, HostError> {
         let marker = |name: &str| mesh.facet_marker(name).map_err(|e| HostError::Invalid(e.to_string()));
+        let markers: Vec<i32> = bodies.iter().map(|n| marker(n)).collect::<Result<_, _>>()?;
         Ok(HostContact {
             model,
-            bodies: bodies.iter().map(|n| marker(n)).collect::<Result<_, _>>()?,
+            nodes: markers.iter().map(|&m| marked_nodes(mesh, m)).collect(),
+            bodies: markers,
             walls: walls.iter().map(|n| marker(n)).collect::<Result<_, _>>()?,
             broad,
             times: ContactTimes::default(),
@@ -75,7 +79,8 @@ impl<const D: usize> HostContact<D> {
     }
 
     /// The contacts of the bodies, whose centres of mass are `centres`, on the host mesh as it is
-    /// now (its nodes may have moved since the last call; its markers must not change).
+    /// now (its nodes may have moved since the last call; its cells and markers must be those given
+    /// to [`new`](Self::new)).
     pub fn contacts(&mut self, mesh: &SimplexMesh<D>, centres: &[Point<D>]) -> Result<Vec<Contact<D>>, HostError> {
         if centres.len() != self.bodies.len() {
             return Err(HostError::Invalid(format!(
@@ -86,7 +91,7 @@ impl<const D: usize> HostContact<D> {
         }
         let cut = self.model.range;
         let start = Instant::now();
-        let nodes: Vec<Vec<u32>> = self.bodies.iter().map(|&m| marked_nodes(mesh, m)).collect();
+        let nodes = &self.nodes;
         let spheres: Vec<Sphere<D>> = nodes
             .iter()
             .zip(centres)

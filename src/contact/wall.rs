@@ -161,8 +161,9 @@ impl<const D: usize> Walls<D> {
         near.clear();
         walls.clear();
         let mut best: Option<(Probe<D>, Point<D>)> = None;
+        let rotation = body.matrix();
         for (k, p) in surface.points.iter().enumerate() {
-            let x = body.to_world(p);
+            let x = body.position + rotation * p;
             let (d, w) = self.query(&x, hint);
             if d > cut {
                 continue;

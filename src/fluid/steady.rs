@@ -105,22 +105,24 @@ impl<const D: usize> BoundaryConditions<D> {
                 )));
             }
         }
+        // The marker of every marked facet, by its sorted nodes.
+        let markers: std::collections::HashMap<[u32; D], i32> = mesh
+            .facets()
+            .iter()
+            .zip(mesh.facet_markers())
+            .map(|(f, &m)| {
+                let mut key = *f;
+                key.sort_unstable();
+                (key, m)
+            })
+            .collect();
         for &face in mesh.boundary() {
             let nodes = mesh.face_nodes(face);
-            let marker = mesh
-                .facets()
-                .iter()
-                .zip(mesh.facet_markers())
-                .find(|(f, _)| {
-                    let (mut a, mut b) = (**f, nodes);
-                    a.sort_unstable();
-                    b.sort_unstable();
-                    a == b
-                })
-                .map(|(_, &m)| m);
-            match marker {
-                Some(m) if named(m) => {}
-                Some(m) => {
+            let mut key = nodes;
+            key.sort_unstable();
+            match markers.get(&key) {
+                Some(&m) if named(m) => {}
+                Some(&m) => {
                     return Err(FluidError::Boundary(format!(
                         "the boundary facets marked {} have no condition",
                         mesh.facet_marker_label(m)
@@ -136,6 +138,24 @@ impl<const D: usize> BoundaryConditions<D> {
         }
         Ok(())
     }
+}
+
+/// The P2 field `velocity` and its gradient `G[d][e] = ∂_e u_d` at a point of a cell with P2 dofs
+/// `dofs`, given the basis values `phi` and gradients `grad` there.
+pub fn velocity_in_cell<const D: usize>(
+    velocity: &[Vector<D>],
+    dofs: &[u32],
+    phi: &[f64; 10],
+    grad: &[Vector<D>; 10],
+) -> (Vector<D>, nalgebra::SMatrix<f64, D, D>) {
+    let mut v = Vector::<D>::zeros();
+    let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
+    for (k, &dof) in dofs.iter().enumerate() {
+        let u = velocity[dof as usize];
+        v += u * phi[k];
+        g += u * grad[k].transpose();
+    }
+    (v, g)
 }
 
 /// A steady flow problem.
@@ -328,22 +348,14 @@ fn solve_linear<const D: usize>(
 }
 
 impl<const D: usize> FlowField<D> {
-    /// The velocity and its gradient `G[d][e] = ∂_e u_d` at a point of a cell with P2 dofs `dofs`,
-    /// given the basis values `phi` and gradients `grad` there.
+    /// The velocity and its gradient at a point of a cell (see [`velocity_in_cell`]).
     pub fn velocity_in_cell(
         &self,
         dofs: &[u32],
         phi: &[f64; 10],
         grad: &[Vector<D>; 10],
     ) -> (Vector<D>, nalgebra::SMatrix<f64, D, D>) {
-        let mut v = Vector::<D>::zeros();
-        let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
-        for (k, &dof) in dofs.iter().enumerate() {
-            let u = self.velocity[dof as usize];
-            v += u * phi[k];
-            g += u * grad[k].transpose();
-        }
-        (v, g)
+        velocity_in_cell(&self.velocity, dofs, phi, grad)
     }
 
     /// The (P1) pressure at `x`, or `None` outside the mesh.

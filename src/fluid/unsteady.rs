@@ -19,7 +19,7 @@
 use super::quadrature::Quadrature;
 use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2Space};
 use super::sparse::Csr;
-use super::steady::{BoundaryConditions, FlowField, FluidError};
+use super::steady::{velocity_in_cell, BoundaryConditions, FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
@@ -238,10 +238,6 @@ impl<const D: usize> Unsteady<D> {
         let n2 = self.space.len();
         let nb = p2_count(D);
         let rule = Quadrature::<D>::exact_to(5);
-        let field = FlowField {
-            velocity: u.to_vec(),
-            pressure: Vec::new(),
-        };
         (0..mesh.num_cells() as u32)
             .into_par_iter()
             .fold(
@@ -255,7 +251,7 @@ impl<const D: usize> Unsteady<D> {
                         let phi = p2_values::<D>(l);
                         let grad = p2_gradients::<D>(l, &grad_l);
                         let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
-                        let (v, g) = field.velocity_in_cell(dofs, &phi, &grad);
+                        let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
                         let value = (f(&x, t) - g * v) * w;
                         for i in 0..nb {
                             for d in 0..D {

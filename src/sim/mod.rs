@@ -15,7 +15,7 @@
 //! [`Simulation::stable_time_step`] reports with the reduced mass `m/2` for a pair.
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::broad::BroadError;
+use crate::broad::{BroadError, BroadPhase, LinkedCell, Sphere};
 use crate::contact::{closest_contact, ContactSolver, Walls};
 use crate::math::Vector;
 use rayon::prelude::*;
@@ -123,7 +123,7 @@ where
     }
 
     /// Checks the starting configuration: every body inside the domain (its centre and every
-    /// boundary node) and no two bodies overlapping.
+    /// boundary node) and no two bodies overlapping (pairs from the broad phase).
     pub fn check_start(&self) -> Result<(), SimError> {
         if let Some(w) = &self.walls {
             for b in &self.bodies {
@@ -149,19 +149,30 @@ where
             }
         }
         let cut = self.contact.model.range;
-        for (i, a) in self.bodies.iter().enumerate() {
-            for (j, b) in self.bodies.iter().enumerate().skip(i + 1) {
-                if (a.position - b.position).norm() > a.geometry.radius + b.geometry.radius + cut {
-                    continue;
-                }
-                if let Some(c) = closest_contact(i as u32, j as u32, a, b, cut) {
-                    if c.gap < 0.0 {
-                        return Err(SimError::Overlap {
-                            a: a.name.clone(),
-                            b: b.name.clone(),
-                            gap: c.gap,
-                        });
-                    }
+        let spheres: Vec<Sphere<D>> = self
+            .bodies
+            .iter()
+            .map(|b| Sphere {
+                centre: b.position,
+                radius: b.geometry.radius,
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        if spheres.len() >= 2 {
+            let mut broad = LinkedCell::<D>::default();
+            broad.update(&spheres, cut)?;
+            broad.pairs(&mut pairs);
+            pairs.sort_unstable();
+        }
+        for (i, j) in pairs {
+            let (a, b) = (&self.bodies[i as usize], &self.bodies[j as usize]);
+            if let Some(c) = closest_contact(i, j, a, b, cut) {
+                if c.gap < 0.0 {
+                    return Err(SimError::Overlap {
+                        a: a.name.clone(),
+                        b: b.name.clone(),
+                        gap: c.gap,
+                    });
                 }
             }
         }
