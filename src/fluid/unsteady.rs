@@ -41,6 +41,38 @@ pub struct StepSeconds {
     pub solve: f64,
 }
 
+/// The work vectors of a step, allocated once.
+struct Work<const D: usize> {
+    extrapolated: Vec<Vector<D>>,
+    p_hat: Vec<f64>,
+    gradient: Vec<f64>,
+    history: Vec<f64>,
+    product: Vec<f64>,
+    flat: Vec<f64>,
+    divergence: Vec<f64>,
+    /// The velocity right-hand sides, then solutions: one column per component.
+    velocity: Mat<f64>,
+    phi: Mat<f64>,
+    projected: Mat<f64>,
+}
+
+impl<const D: usize> Work<D> {
+    fn new(n2: usize, n1: usize) -> Self {
+        Work {
+            extrapolated: vec![Vector::<D>::zeros(); n2],
+            p_hat: vec![0.0; n1],
+            gradient: vec![0.0; D * n2],
+            history: vec![0.0; n2],
+            product: vec![0.0; n2],
+            flat: vec![0.0; D * n2],
+            divergence: vec![0.0; n1],
+            velocity: Mat::zeros(n2, D),
+            phi: Mat::zeros(n1, 1),
+            projected: Mat::zeros(n1, 1),
+        }
+    }
+}
+
 /// The time stepper: constant matrices, their factors, and the state.
 pub struct Unsteady<const D: usize> {
     space: P2Space<D>,
@@ -59,6 +91,7 @@ pub struct Unsteady<const D: usize> {
     previous: Vec<Vector<D>>,
     phi: Vec<f64>,
     phi_previous: Vec<f64>,
+    work: Work<D>,
     /// The current velocity (at every P2 dof) and pressure (at every vertex).
     pub flow: FlowField<D>,
     /// The current time.
@@ -148,6 +181,7 @@ impl<const D: usize> Unsteady<D> {
             previous: initial.velocity.clone(),
             phi: vec![0.0; n1],
             phi_previous: vec![0.0; n1],
+            work: Work::new(n2, n1),
             flow: initial,
             time: t0,
             steps: 0,
@@ -166,110 +200,127 @@ impl<const D: usize> Unsteady<D> {
         let start = Instant::now();
         let (n2, n1, dt) = (self.space.len(), mesh.num_points(), self.dt);
         let t = self.time + dt;
+        let w = &mut self.work;
         let current = &self.flow.velocity;
-        let extrapolated: Vec<Vector<D>> = current.iter().zip(&self.previous).map(|(u, v)| u * 2.0 - v).collect();
-        let p_hat: Vec<f64> = (0..n1)
-            .map(|k| self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0)
-            .collect();
+        for ((e, u), v) in w.extrapolated.iter_mut().zip(current).zip(&self.previous) {
+            *e = u * 2.0 - v;
+        }
+        for (k, p) in w.p_hat.iter_mut().enumerate() {
+            *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
+        }
         // Force minus convection, tested with every P2 function, component-major.
-        let mut rhs = self.load(mesh, f, t, &extrapolated);
-        let mut buffer = vec![0.0; n2];
-        let mut gradient = vec![0.0; D * n2];
-        self.divergence.mul_transpose(&p_hat, &mut gradient);
+        let load = load(&self.space, mesh, f, t, &w.extrapolated);
+        self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         for d in 0..D {
-            let history: Vec<f64> = (0..n2)
-                .map(|k| (4.0 * current[k][d] - self.previous[k][d]) / (2.0 * dt))
-                .collect();
-            self.mass2.mul(&history, &mut buffer);
+            for (k, h) in w.history.iter_mut().enumerate() {
+                *h = (4.0 * current[k][d] - self.previous[k][d]) / (2.0 * dt);
+            }
+            self.mass2.mul(&w.history, &mut w.product);
             for k in 0..n2 {
-                rhs[d * n2 + k] += buffer[k] - gradient[d * n2 + k];
+                w.velocity[(k, d)] = load[d * n2 + k] + w.product[k] - w.gradient[d * n2 + k];
             }
         }
         for ((_, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
             for &k in dofs {
                 let value = g(&self.coords[k as usize], t);
                 for d in 0..D {
-                    rhs[d * n2 + k as usize] = value[d];
+                    w.velocity[(k as usize, d)] = value[d];
                 }
             }
         }
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        let solved = self
-            .velocity_lu
-            .solve(Mat::<f64>::from_fn(n2, D, |k, d| rhs[d * n2 + k]));
-        let velocity: Vec<Vector<D>> = (0..n2).map(|k| Vector::<D>::from_fn(|d, _| solved[(k, d)])).collect();
-        let flat: Vec<f64> = (0..D * n2).map(|k| velocity[k % n2][k / n2]).collect();
-        let mut div = vec![0.0; n1];
-        self.divergence.mul(&flat, &mut div);
+        self.velocity_lu.solve_in_place(w.velocity.as_mut());
+        for k in 0..D * n2 {
+            w.flat[k] = w.velocity[(k % n2, k / n2)];
+        }
+        self.divergence.mul(&w.flat, &mut w.divergence);
         let scale = 1.5 / dt;
-        let phi_rhs = Col::<f64>::from_fn(n1, |k| if self.phi_fixed[k] { 0.0 } else { scale * div[k] });
-        let phi = self.poisson_lu.solve(phi_rhs);
-        // The L2 projection of ∇·ũ onto P1: M1 π = (∇·ũ, q) = −B ũ.
-        let projected = self.mass1_lu.solve(Col::<f64>::from_fn(n1, |k| -div[k]));
-        let pressure: Vec<f64> = (0..n1)
-            .map(|k| self.flow.pressure[k] + phi[k] - self.nu * projected[k])
-            .collect();
+        for k in 0..n1 {
+            w.phi[(k, 0)] = if self.phi_fixed[k] {
+                0.0
+            } else {
+                scale * w.divergence[k]
+            };
+            // The L2 projection of ∇·ũ onto P1: M1 π = (∇·ũ, q) = −B ũ.
+            w.projected[(k, 0)] = -w.divergence[k];
+        }
+        self.poisson_lu.solve_in_place(w.phi.as_mut());
+        self.mass1_lu.solve_in_place(w.projected.as_mut());
         self.seconds.solve += start.elapsed().as_secs_f64();
 
-        if let Some(k) = velocity.iter().position(|v| !v.iter().all(|x| x.is_finite())) {
+        if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
             return Err(FluidError::Solve(format!(
                 "the velocity is not finite at dof {k} after step {} (t = {t}): the time step is too large for the flow (CFL)",
                 self.steps + 1
             )));
         }
-        if let Some(k) = pressure.iter().position(|p| !p.is_finite()) {
+        if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
             return Err(FluidError::Solve(format!(
                 "the pressure is not finite at node {k} after step {} (t = {t})",
                 self.steps + 1
             )));
         }
-        self.previous = std::mem::replace(&mut self.flow.velocity, velocity);
-        self.flow.pressure = pressure;
-        self.phi_previous = std::mem::replace(&mut self.phi, (0..n1).map(|k| phi[k]).collect());
+        // Shift the history in place: the oldest velocity's storage takes the new one.
+        std::mem::swap(&mut self.previous, &mut self.flow.velocity);
+        for (k, u) in self.flow.velocity.iter_mut().enumerate() {
+            *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
+        }
+        std::mem::swap(&mut self.phi, &mut self.phi_previous);
+        for k in 0..n1 {
+            self.phi[k] = w.phi[(k, 0)];
+            self.flow.pressure[k] += w.phi[(k, 0)] - self.nu * w.projected[(k, 0)];
+        }
         self.time = t;
         self.steps += 1;
         Ok(())
     }
+}
 
-    /// `(f(t) − (u*·∇)u*, φ_i)` for every P2 function and component, component-major.
-    fn load(&self, mesh: &SimplexMesh<D>, f: TimeField<D>, t: f64, u: &[Vector<D>]) -> Vec<f64> {
-        let n2 = self.space.len();
-        let nb = p2_count(D);
-        let rule = Quadrature::<D>::exact_to(5);
-        (0..mesh.num_cells() as u32)
-            .into_par_iter()
-            .fold(
-                || vec![0.0; D * n2],
-                |mut out, c| {
-                    let p = mesh.cell_points(c);
-                    let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
-                    let dofs = self.space.dofs(c);
-                    for (l, w) in rule.points.iter().zip(&rule.weights) {
-                        let w = w * measure;
-                        let phi = p2_values::<D>(l);
-                        let grad = p2_gradients::<D>(l, &grad_l);
-                        let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
-                        let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
-                        let value = (f(&x, t) - g * v) * w;
-                        for i in 0..nb {
-                            for d in 0..D {
-                                out[d * n2 + dofs[i] as usize] += value[d] * phi[i];
-                            }
+/// `(f(t) − (u·∇)u, φ_i)` for every P2 function and component, component-major; each thread sums
+/// its cells into its own vector, and the vectors are added.
+fn load<const D: usize>(
+    space: &P2Space<D>,
+    mesh: &SimplexMesh<D>,
+    f: TimeField<D>,
+    t: f64,
+    u: &[Vector<D>],
+) -> Vec<f64> {
+    let n2 = space.len();
+    let nb = p2_count(D);
+    let rule = Quadrature::<D>::exact_to(5);
+    (0..mesh.num_cells() as u32)
+        .into_par_iter()
+        .fold(
+            || vec![0.0; D * n2],
+            |mut out, c| {
+                let p = mesh.cell_points(c);
+                let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+                let dofs = space.dofs(c);
+                for (l, w) in rule.points.iter().zip(&rule.weights) {
+                    let w = w * measure;
+                    let phi = p2_values::<D>(l);
+                    let grad = p2_gradients::<D>(l, &grad_l);
+                    let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
+                    let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
+                    let value = (f(&x, t) - g * v) * w;
+                    for i in 0..nb {
+                        for d in 0..D {
+                            out[d * n2 + dofs[i] as usize] += value[d] * phi[i];
                         }
                     }
-                    out
-                },
-            )
-            .reduce(
-                || vec![0.0; D * n2],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            )
-    }
+                }
+                out
+            },
+        )
+        .reduce(
+            || vec![0.0; D * n2],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
 }
 
 /// The constant matrices: P2 mass and stiffness (scalar), the divergence `B` (`n1 × D n2`,
