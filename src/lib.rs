@@ -10,6 +10,7 @@ pub mod body;
 pub mod broad;
 pub mod case;
 pub mod contact;
+pub mod expr;
 pub mod fluid;
 pub mod fmm;
 pub mod io;

@@ -255,3 +255,94 @@ fn unsteady_navier_stokes_is_second_order_in_time() {
     }
     assert!(orders.last().unwrap().1 > 1.3, "pressure order");
 }
+
+/// Plane Poiseuille flow driven by a pressure drop alone: channel [0, 2] × [0, 1], `p = Δp` on the
+/// inlet (x = 0), `p = 0` on the outlet, no slip on y = 0 and y = 1. The exact solution,
+/// `u = Δp/(2νL) y (1 − y)`, `p = Δp (1 − x/L)`, lies in the Taylor–Hood space, so the steady
+/// solve (Stokes and Navier–Stokes) must reproduce it to round-off, and the time stepper, started
+/// from rest, must reach it.
+#[test]
+fn pressure_drop_drives_poiseuille_flow() {
+    use tumble::fluid::{FlowField, Unsteady};
+    let (nu, drop, length) = (0.5, 3.0, 2.0);
+    let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(length, 1.0), [8, 4]).unwrap();
+    let space = P2Space::new(&mesh);
+    let bc = BoundaryConditions::<2>::default()
+        .pressure(1, drop)
+        .pressure(2, 0.0)
+        .no_slip(3)
+        .no_slip(4);
+    let exact_u = |x: &Point<2>| Vector::<2>::new(drop / (2.0 * nu * length) * x.y * (1.0 - x.y), 0.0);
+    let exact_p = |x: &Point<2>| drop * (1.0 - x.x / length);
+    let errors = |flow: &FlowField<2>| {
+        let eu = space
+            .coordinates(&mesh)
+            .iter()
+            .zip(&flow.velocity)
+            .map(|(x, u)| (u - exact_u(x)).amax())
+            .fold(0.0, f64::max);
+        let ep = mesh
+            .points()
+            .iter()
+            .zip(&flow.pressure)
+            .map(|(x, p)| (p - exact_p(x)).abs())
+            .fold(0.0, f64::max);
+        (eu, ep)
+    };
+    for convection in [false, true] {
+        let problem = SteadyProblem {
+            viscosity: nu,
+            force: &|_: &Point<2>| Vector::<2>::zeros(),
+            boundary: &bc,
+            convection,
+        };
+        let (flow, _) = solve_steady(&mesh, &space, &problem, 1e-12, 10).unwrap();
+        let (eu, ep) = errors(&flow);
+        println!("steady (convection {convection}): max velocity error {eu:.2e}, max pressure error {ep:.2e}");
+        assert!(eu < 1e-12 && ep < 1e-11, "steady: {eu:e}, {ep:e}");
+    }
+    let rest = FlowField {
+        velocity: vec![Vector::<2>::zeros(); space.len()],
+        pressure: vec![0.0; mesh.num_points()],
+    };
+    let mut stepper = Unsteady::new(&mesh, nu, 0.02, bc, rest, 0.0).unwrap();
+    // The slowest mode decays as exp(−ν π² t): by t = 4 it is below 1e-8.
+    for _ in 0..200 {
+        stepper.step(&mesh, &|_: &Point<2>, _| Vector::<2>::zeros()).unwrap();
+    }
+    let (eu, ep) = errors(&stepper.flow);
+    println!(
+        "unsteady, t = {:.1}: max velocity error {eu:.2e}, max pressure error {ep:.2e}",
+        stepper.time
+    );
+    assert!(eu < 1e-6 && ep < 1e-5, "unsteady: {eu:e}, {ep:e}");
+}
+
+/// The same pressure `c` on every face of a box but one (no slip there, which removes the
+/// translations), no force: the fluid stays at rest and the pressure is `c` everywhere, which holds
+/// only if every face's load `−∫ c φ_i n` has the right sign and weight (2D and 3D).
+#[test]
+fn uniform_boundary_pressure_leaves_the_fluid_at_rest() {
+    fn check<const D: usize>() {
+        let c = 2.5;
+        let mesh = axis_box::<D>(Point::<D>::zeros(), Point::<D>::repeat(1.0), [3; D]).unwrap();
+        let space = P2Space::new(&mesh);
+        let mut bc = BoundaryConditions::<D>::default().no_slip(1);
+        for m in 2..=2 * D as i32 {
+            bc = bc.pressure(m, c);
+        }
+        let problem = SteadyProblem {
+            viscosity: 1.0,
+            force: &|_: &Point<D>| Vector::<D>::zeros(),
+            boundary: &bc,
+            convection: false,
+        };
+        let (flow, _) = solve_steady(&mesh, &space, &problem, 1e-12, 10).unwrap();
+        let eu = flow.velocity.iter().map(|u| u.amax()).fold(0.0, f64::max);
+        let ep = flow.pressure.iter().map(|p| (p - c).abs()).fold(0.0, f64::max);
+        println!("{D}D: max |u| {eu:.2e}, max |p − c| {ep:.2e}");
+        assert!(eu < 1e-12 && ep < 1e-12, "{D}D: {eu:e} {ep:e}");
+    }
+    check::<2>();
+    check::<3>();
+}

@@ -158,3 +158,49 @@ pub fn p2_gradients<const D: usize>(l: &[f64; 4], g: &[Vector<D>; 4]) -> [Vector
     }
     out
 }
+
+impl<const D: usize> P2Space<D> {
+    /// Adds the load of a prescribed boundary pressure, `−p₀ ∫_F φ_i n_d`, for every facet `F`
+    /// carrying a marker of `pressures` (`(marker, p₀)`), to `out` (component-major: `out[d n + i]`,
+    /// `n` the number of P2 dofs); `n` is the outward normal. The integrals are exact: on a segment
+    /// the P2 functions integrate to `|F|/6` (vertices) and `2|F|/3` (midpoint), on a triangle to 0
+    /// (vertices) and `|F|/3` (midpoints).
+    pub fn add_pressure_load(&self, mesh: &SimplexMesh<D>, pressures: &[(i32, f64)], out: &mut [f64]) {
+        let n2 = self.len();
+        let (vertex_weight, midpoint_weight) = if D == 2 {
+            (1.0 / 6.0, 2.0 / 3.0)
+        } else {
+            (0.0, 1.0 / 3.0)
+        };
+        for (f, (nodes, marker)) in mesh.facets().iter().zip(mesh.facet_markers()).enumerate() {
+            let Some(&(_, p0)) = pressures.iter().find(|(m, _)| m == marker) else {
+                continue;
+            };
+            let mut normal = mesh.facet_area_normal(f as u32);
+            // Orient it out of the domain: away from the cell's vertex off the facet.
+            let cell = mesh.facet_cells()[f][0];
+            if let Some(&opposite) = mesh.cell(cell).iter().find(|v| !nodes.contains(v)) {
+                let p = mesh.points();
+                if (p[opposite as usize] - p[nodes[0] as usize]).dot(&normal) > 0.0 {
+                    normal = -normal;
+                }
+            }
+            let mut add = |dof: u32, weight: f64| {
+                for d in 0..D {
+                    out[d * n2 + dof as usize] -= p0 * weight * normal[d];
+                }
+            };
+            for &v in nodes {
+                add(v, vertex_weight);
+            }
+            for a in 0..D {
+                for b in a + 1..D {
+                    let (x, y) = (nodes[a], nodes[b]);
+                    if let Some(&e) = self.edge_index.get(&[x.min(y), x.max(y)]) {
+                        add(self.vertices as u32 + e, midpoint_weight);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -5,9 +5,10 @@
 //!                             −(q, ∇·u) = 0        for all q,
 //! ```
 //!
-//! `u = g` on the velocity boundaries, and the natural ("do nothing") condition `ν ∂u/∂n − p n = 0`
-//! on outflow boundaries. The convection term is linearised by Newton's method from the Stokes
-//! solution: each iteration solves
+//! `u = g` on the velocity boundaries, and the natural condition `ν ∂u/∂n − p n = −p₀ n` on
+//! pressure boundaries (which adds `−∫ p₀ v·n` to the right-hand side): `p₀ = 0` is the free ("do
+//! nothing") outflow, and two pressures drive a flow by their difference.
+//! The convection term is linearised by Newton's method from the Stokes solution: each iteration solves
 //!
 //! ```text
 //! ν (∇u, ∇v) + ((w·∇)u + (u·∇)w, v) − (p, ∇·v) = (f, v) + ((w·∇)w, v)
@@ -15,7 +16,7 @@
 //!
 //! for the new `u` given the previous `w`, until the largest velocity change falls below the
 //! tolerance (relative to the largest velocity). Unknowns are ordered `u_x` (all P2 dofs), `u_y`
-//! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no outflow boundary the
+//! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
 //! pressure's first dof is pinned to 0. Cells are assembled in parallel and the system is solved by
 //! faer's sparse LU.
 
@@ -64,8 +65,9 @@ pub type VectorField<'a, const D: usize> = &'a (dyn Fn(&Point<D>) -> Vector<D> +
 pub struct BoundaryConditions<const D: usize> {
     /// Prescribed velocity (no-slip: zero; inflow: a profile) on the facets with each marker.
     pub velocity: Vec<(i32, VelocityData<D>)>,
-    /// Traction-free outflow on the facets with these markers.
-    pub outflow: Vec<i32>,
+    /// Prescribed pressure `p₀`, in the sense of the normal traction `ν ∂u/∂n − p n = −p₀ n`, on
+    /// the facets with each marker (outflow: `p₀ = 0`).
+    pub pressure: Vec<(i32, f64)>,
 }
 
 impl<const D: usize> BoundaryConditions<D> {
@@ -82,21 +84,27 @@ impl<const D: usize> BoundaryConditions<D> {
         self
     }
 
-    /// Traction-free outflow on the facets marked `marker`.
-    pub fn outflow(mut self, marker: i32) -> Self {
-        self.outflow.push(marker);
+    /// Traction-free outflow on the facets marked `marker`: pressure 0.
+    pub fn outflow(self, marker: i32) -> Self {
+        self.pressure(marker, 0.0)
+    }
+
+    /// Pressure `p0` on the facets marked `marker` (a pressure drop between an inlet and an
+    /// outlet is two such conditions).
+    pub fn pressure(mut self, marker: i32, p0: f64) -> Self {
+        self.pressure.push((marker, p0));
         self
     }
 
     /// Checks that every boundary facet of `mesh` has a condition and that every marker named
     /// exists: an error names the facet or the marker.
     pub fn check(&self, mesh: &SimplexMesh<D>) -> Result<(), FluidError> {
-        let named = |m: i32| self.outflow.contains(&m) || self.velocity.iter().any(|(k, _)| *k == m);
+        let named = |m: i32| self.pressure.iter().any(|(k, _)| *k == m) || self.velocity.iter().any(|(k, _)| *k == m);
         for m in self
             .velocity
             .iter()
             .map(|(k, _)| *k)
-            .chain(self.outflow.iter().copied())
+            .chain(self.pressure.iter().map(|(k, _)| *k))
         {
             if !mesh.facet_markers().contains(&m) {
                 return Err(FluidError::Boundary(format!(
@@ -297,6 +305,7 @@ fn solve_linear<const D: usize>(
         })
         .unzip();
     let mut rhs = vec![0.0; size];
+    space.add_pressure_load(mesh, &problem.boundary.pressure, &mut rhs[..D * n2]);
     for part in rhs_parts {
         for (k, v) in part {
             rhs[k] += v;
@@ -316,7 +325,7 @@ fn solve_linear<const D: usize>(
             }
         }
     }
-    if problem.boundary.outflow.is_empty() {
+    if problem.boundary.pressure.is_empty() {
         is_fixed[D * n2] = true;
         rhs[D * n2] = 0.0;
     }

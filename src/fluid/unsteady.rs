@@ -6,9 +6,15 @@
 //!
 //! ```text
 //! (3ũ^{k+1} − 4ũ^k + ũ^{k−1})/(2Δt) − ν Δũ^{k+1} = f^{k+1} − (u*·∇)u* − ∇p̂,   ũ^{k+1} = g on Γ_D,
-//! Δφ^{k+1} = (3/(2Δt)) ∇·ũ^{k+1},   ∂φ/∂n = 0 (φ = 0 on outflow boundaries),
+//! Δφ^{k+1} = (3/(2Δt)) ∇·ũ^{k+1},   ∂φ/∂n = 0 (φ = 0 on pressure boundaries),
 //! p^{k+1} = p^k + φ^{k+1} − ν ∇·ũ^{k+1}.
 //! ```
+//!
+//! On a pressure boundary (prescribed `p₀`, see [`BoundaryConditions::pressure`]) the velocity step
+//! carries the traction `ν ∂ũ/∂n − p̂ n = −p₀ n` (the load `−∫ p₀ v·n`) and the correction vanishes
+//! there; the rotational term `−ν ∇·ũ` then carries the boundary pressure to `p₀` as the flow
+//! settles (a Poiseuille flow driven by a pressure drop from rest reaches the exact pressure to
+//! 1e-11, `tests/fluid.rs`). Resetting `φ = p₀ − p^k` on the boundary instead is unstable.
 //!
 //! The velocity matrix `(3/(2Δt)) M + ν K` is one scalar matrix for every component; the pressure
 //! Poisson matrix and the P1 mass matrix (which projects `∇·ũ` onto P1) are factored once too. A
@@ -86,6 +92,8 @@ pub struct Unsteady<const D: usize> {
     /// The P2 dofs of each velocity condition, in the order of `boundary.velocity`.
     fixed: Vec<Vec<u32>>,
     phi_fixed: Vec<bool>,
+    /// `−∫ p₀ φ_i n_d` (component-major), constant.
+    pressure_load: Vec<f64>,
     coords: Vec<Point<D>>,
     boundary: BoundaryConditions<D>,
     previous: Vec<Vector<D>>,
@@ -147,17 +155,19 @@ impl<const D: usize> Unsteady<D> {
         };
         let velocity_lu = factor(&velocity, &is_fixed)?;
         let mut phi_fixed = vec![false; n1];
-        if boundary.outflow.is_empty() {
+        if boundary.pressure.is_empty() {
             phi_fixed[0] = true;
         } else {
             for (f, m) in mesh.facets().iter().zip(mesh.facet_markers()) {
-                if boundary.outflow.contains(m) {
+                if boundary.pressure.iter().any(|(k, _)| k == m) {
                     for &v in f {
                         phi_fixed[v as usize] = true;
                     }
                 }
             }
         }
+        let mut pressure_load = vec![0.0; D * n2];
+        space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
         let poisson_lu = factor(&stiffness1, &phi_fixed)?;
         let mass1_lu = factor(&mass1, &vec![false; n1])?;
         let coords = space.coordinates(mesh);
@@ -176,6 +186,7 @@ impl<const D: usize> Unsteady<D> {
             mass1_lu,
             fixed,
             phi_fixed,
+            pressure_load,
             coords,
             boundary,
             previous: initial.velocity.clone(),
@@ -209,7 +220,10 @@ impl<const D: usize> Unsteady<D> {
             *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
         }
         // Force minus convection, tested with every P2 function, component-major.
-        let load = load(&self.space, mesh, f, t, &w.extrapolated);
+        let mut load = load(&self.space, mesh, f, t, &w.extrapolated);
+        for (l, p) in load.iter_mut().zip(&self.pressure_load) {
+            *l += p;
+        }
         self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         for d in 0..D {
             for (k, h) in w.history.iter_mut().enumerate() {
