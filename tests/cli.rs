@@ -283,3 +283,29 @@ fn run_writes_the_output_files_and_reports_errors() {
     let (ok, out, _) = tumble(&["run", "--help"]);
     assert!(ok && out.contains("example"), "{out}");
 }
+
+#[test]
+fn run_of_a_fluid_case_prints_and_writes_the_coefficients() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("st.toml");
+    let mesh = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/schafer_turek_2d_coarse.msh");
+    let text = std::fs::read_to_string("cases/schafer_turek_2d1.toml")
+        .unwrap()
+        .replace("../meshes/schafer_turek_2d_medium.msh", mesh.to_str().unwrap());
+    std::fs::write(&case, text).unwrap();
+    let out = dir.path().join("out");
+    let (ok, stdout, err) = tumble(&["run", case.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(ok, "{err}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    for key in ["drag_coefficient", "lift_coefficient", "pressure_difference"] {
+        let value = summary[key].as_f64().unwrap();
+        let line = stdout.lines().find(|l| l.trim_start().starts_with(key)).unwrap();
+        let printed: f64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(
+            (printed - value).abs() < 1e-8,
+            "{key}: printed {printed}, written {value}"
+        );
+    }
+    assert!((summary["drag_coefficient"].as_f64().unwrap() - 5.5795).abs() < 0.03);
+}

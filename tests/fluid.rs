@@ -185,7 +185,7 @@ fn schafer_turek_2d1_drag_lift_and_pressure_difference() {
         };
         let start = std::time::Instant::now();
         let (flow, iterations) = solve_steady(&mesh, &space, &problem, 1e-10, 20).unwrap();
-        let force = boundary_force(&mesh, &space, 1e-3, &zero, &flow, marker("cylinder")).unwrap();
+        let force = boundary_force(&mesh, &space, 1e-3, &zero, &flow, None, marker("cylinder")).unwrap();
         // c = 2 F / (ρ U_mean² D), U_mean = 0.2, D = 0.1.
         let (cd, cl) = (force.x * 500.0, force.y * 500.0);
         let pressure_at = |x: Point<2>| flow.pressure_at(&mesh, &x).expect("inside the channel");

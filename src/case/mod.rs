@@ -4,9 +4,11 @@
 //! Errors name the file and the field (or the body) and say what is expected; nothing in a case
 //! file can make `tumble` panic.
 
+mod fluid;
 mod run;
 pub mod schema;
 
+pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use run::{run, Summary};
 pub use schema::CaseFile;
 
@@ -16,7 +18,7 @@ use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::fmm::FmmError;
 use crate::math::{Point, Vector};
 use crate::mesh::generate::axis_box;
-use crate::mesh::{gmsh, MeshError};
+use crate::mesh::{gmsh, MeshError, SimplexMesh};
 use crate::shape::{Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
 use crate::sim::{Drag, SimError, Simulation};
 use schema::{AngularSpec, ShapeSpec};
@@ -81,6 +83,14 @@ pub enum CaseError {
         file: PathBuf,
         /// Why.
         cause: Box<FmmError>,
+    },
+    /// The flow solver failed or stopped (a non-finite velocity, say).
+    #[error("{file}: {cause}", file = file.display())]
+    Fluid {
+        /// The case file.
+        file: PathBuf,
+        /// Why.
+        cause: Box<crate::fluid::FluidError>,
     },
     /// The simulation refused the configuration or stopped.
     #[error("{file}: {cause}", file = file.display())]
@@ -165,6 +175,14 @@ impl Case {
         }
     }
 
+    /// The `[time]` table, or an error saying it is needed.
+    pub fn time(&self) -> Result<&schema::TimeSpec, CaseError> {
+        self.file
+            .time
+            .as_ref()
+            .ok_or_else(|| self.invalid("time", "this case needs a [time] table with `step` and `end`"))
+    }
+
     /// Builds the simulation the case describes (dimension `D`, which must be the file's).
     pub fn build<const D: usize>(&self) -> Result<Simulation<D>, CaseError>
     where
@@ -174,7 +192,17 @@ impl Case {
         if f.dimension != D {
             return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
         }
-        let c = &f.contact;
+        if f.fluid.is_some() {
+            return Err(self.invalid(
+                "fluid",
+                "this case has a fluid: run it with `tumble run`, which builds the flow",
+            ));
+        }
+        let c = f
+            .contact
+            .as_ref()
+            .ok_or_else(|| self.invalid("contact", "a case with bodies needs a [contact] table"))?;
+        let time = self.time()?;
         let law_name = c.law.as_deref().unwrap_or("glowinski");
         let law = Law::from_name(law_name).ok_or_else(|| {
             self.invalid(
@@ -202,8 +230,8 @@ impl Case {
         if let Some(h) = c.resolution {
             self.positive("contact.resolution", h)?;
         }
-        self.positive("time.step", f.time.step)?;
-        self.positive("time.end", f.time.end)?;
+        self.positive("time.step", time.step)?;
+        self.positive("time.end", time.end)?;
         if f.bodies.is_empty() {
             return Err(self.invalid("bodies", "a case needs at least one body ([[bodies]])"));
         }
@@ -419,6 +447,28 @@ impl Case {
         let Some(d) = &self.file.domain else {
             return Ok(None);
         };
+        let (mesh, default_walls) = self.domain_mesh::<D>(d, 2.0 * range)?;
+        let names = d.walls.clone().unwrap_or(default_walls);
+        if names.is_empty() {
+            return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
+        }
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
+        Walls::new(mesh, &refs, reach)
+            .map(Some)
+            .map_err(|cause| CaseError::Walls {
+                file: self.path.clone(),
+                cause: Box::new(cause),
+            })
+    }
+
+    /// The domain's mesh (a box meshed with spacing `domain.h`, default `default_h`, or a Gmsh
+    /// file) and the names of a box's faces (none for a file).
+    pub(crate) fn domain_mesh<const D: usize>(
+        &self,
+        d: &schema::DomainSpec,
+        default_h: f64,
+    ) -> Result<(SimplexMesh<D>, Vec<String>), CaseError> {
         let mesh_err = |what: &str, cause| CaseError::Mesh {
             file: self.path.clone(),
             what: what.into(),
@@ -437,7 +487,7 @@ impl Case {
                         return Err(self.invalid("domain.cells", format!("expected {D} positive integers, got {n:?}")))
                     }
                     None => {
-                        let h = self.positive("domain.h", d.h.unwrap_or(2.0 * range))?;
+                        let h = self.positive("domain.h", d.h.unwrap_or(default_h))?;
                         let cap = if D == 2 { 256.0 } else { 48.0 };
                         std::array::from_fn(|a| ((hi[a] - lo[a]) / h).ceil().clamp(1.0, cap) as usize)
                     }
@@ -452,18 +502,7 @@ impl Case {
             }
             _ => return Err(self.invalid("domain", "give either `box` or `mesh`")),
         };
-        let names = d.walls.clone().unwrap_or(default_walls);
-        if names.is_empty() {
-            return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
-        }
-        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
-        Walls::new(mesh, &refs, reach)
-            .map(Some)
-            .map_err(|cause| CaseError::Walls {
-                file: self.path.clone(),
-                cause: Box::new(cause),
-            })
+        Ok((mesh, default_walls))
     }
 }
 

@@ -108,8 +108,9 @@ where
         path: out.to_path_buf(),
         cause,
     })?;
-    let dt = case.file.time.step;
-    let steps = ((case.file.time.end / dt) * (1.0 - 1e-12)).ceil().max(1.0) as usize;
+    let time = case.time()?;
+    let dt = time.step;
+    let steps = step_count(time.end, dt);
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
@@ -206,6 +207,11 @@ where
         Some(e) => Err(e),
         None => Ok(summary),
     }
+}
+
+/// The number of steps of `dt` that reach `end` (the last one may overshoot by round-off only).
+pub(crate) fn step_count(end: f64, dt: f64) -> usize {
+    ((end / dt) * (1.0 - 1e-12)).ceil().max(1.0) as usize
 }
 
 /// The output files of a run in progress.

@@ -16,12 +16,15 @@ pub struct CaseFile {
     pub gravity: Option<Vec<f64>>,
     /// The domain and its walls; default: no walls.
     pub domain: Option<DomainSpec>,
-    /// The bodies.
+    /// The bodies; default none (a fluid-only case).
+    #[serde(default)]
     pub bodies: Vec<BodySpec>,
-    /// Contact parameters.
-    pub contact: ContactSpec,
-    /// Time stepping.
-    pub time: TimeSpec,
+    /// Contact parameters; required with bodies.
+    pub contact: Option<ContactSpec>,
+    /// Time stepping; required unless the case is a steady flow.
+    pub time: Option<TimeSpec>,
+    /// The fluid filling the domain; default none (a dry run).
+    pub fluid: Option<FluidSpec>,
     /// Drag rates standing in for viscous damping in a dry run; default none.
     pub drag: Option<DragSpec>,
     /// What to write; default: see [`OutputSpec`].
@@ -151,6 +154,72 @@ pub struct TimeSpec {
     pub end: f64,
 }
 
+/// The fluid: an incompressible Newtonian fluid filling the domain mesh.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FluidSpec {
+    /// Density ρ (mass/length^dimension); default 1.
+    pub density: Option<f64>,
+    /// Dynamic viscosity μ (mass/(length·time) in 3D); the solver uses ν = μ/ρ.
+    pub viscosity: f64,
+    /// Solve for the steady flow by Newton's method (no `[time]`); default false.
+    pub steady: Option<bool>,
+    /// Drop the convection term (Stokes flow); default false.
+    pub stokes: Option<bool>,
+    /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
+    /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
+    /// `{ pressure = p0 }`.
+    pub boundary: std::collections::BTreeMap<String, ConditionSpec>,
+    /// Forces and pressure difference to report; default none.
+    pub report: Option<ReportSpec>,
+}
+
+/// A boundary condition.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ConditionSpec {
+    /// `"no-slip"` or `"outflow"`.
+    Keyword(String),
+    /// A table with `velocity` or `pressure`.
+    Table(ConditionTable),
+}
+
+/// A boundary condition written as a table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConditionTable {
+    /// The velocity, per component a number or an expression of `x`, `y`, `z`, `t`.
+    pub velocity: Option<Vec<NumberOrExpr>>,
+    /// The pressure (traction `μ ∂u/∂n − p n = −p0 n`).
+    pub pressure: Option<f64>,
+}
+
+/// A number or an expression (see [`crate::expr`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum NumberOrExpr {
+    /// A constant.
+    Number(f64),
+    /// An expression such as `"4*0.3*y*(0.41-y)/0.41^2"`.
+    Expr(String),
+}
+
+/// What to measure on the flow: the force on a marked boundary and its coefficients, and a
+/// pressure difference between two points.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSpec {
+    /// The boundary marker (e.g. the obstacle) whose force is reported: `drag` along x, `lift`
+    /// along y.
+    pub marker: Option<String>,
+    /// `U` in the coefficients `c = 2F/(ρ U² L)`.
+    pub reference_velocity: Option<f64>,
+    /// `L` in the coefficients (a length in 2D, an area in 3D).
+    pub reference_length: Option<f64>,
+    /// Two points `a`, `b`: reports `p(a) − p(b)`.
+    pub pressure_points: Option<[Vec<f64>; 2]>,
+}
+
 /// Drag rates (1/time).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -167,7 +236,7 @@ pub struct DragSpec {
 pub struct OutputSpec {
     /// Steps between `.vtu` files (0: none); default: 100 files over the run.
     pub every: Option<usize>,
-    /// Steps between rows of `bodies.csv`; default 1 (every step).
+    /// Steps between rows of `bodies.csv` (`fluid.csv`); default 1 (every step).
     pub csv_every: Option<usize>,
     /// Also write each body's distance-field lattice (moved with the body) into the `.vtu` files;
     /// default false.

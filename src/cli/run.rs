@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{run as run_case, Case};
+use tumble::case::{run as run_case, run_flow, Case};
 
 /// Arguments of `tumble run`.
 #[derive(Args, Debug)]
@@ -24,11 +24,79 @@ pub struct RunArgs {
 /// Runs the case.
 pub fn run(args: RunArgs) -> Result<()> {
     let case = Case::load(&args.case)?;
-    match case.file.dimension {
-        2 => run_dim::<2>(&case, &args),
-        3 => run_dim::<3>(&case, &args),
-        d => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
+    let fluid = case.file.fluid.is_some();
+    match (case.file.dimension, fluid) {
+        (2, false) => run_dim::<2>(&case, &args),
+        (3, false) => run_dim::<3>(&case, &args),
+        (2, true) => run_flow_dim::<2>(&case, &args),
+        (3, true) => run_flow_dim::<3>(&case, &args),
+        (d, _) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
     }
+}
+
+fn progress_bar(quiet: bool) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(0)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
+    args.out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("out").join(case.name()))
+}
+
+fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<()> {
+    let start = Instant::now();
+    let flow = case.build_flow::<D>()?;
+    let setup = start.elapsed().as_secs_f64();
+    let out = output_dir(case, args);
+    let bar = progress_bar(args.quiet);
+    let summary = run_flow(case, &flow, &out, setup, &mut |s, n| {
+        bar.set_length(n as u64);
+        bar.set_position(s as u64);
+    });
+    bar.finish_and_clear();
+    let s = summary?;
+    println!(
+        "{}: {} flow, {} cells, {} unknowns, {:.2} s; output in {}",
+        s.case,
+        s.mode,
+        s.cells,
+        s.velocity_unknowns + s.pressure_unknowns,
+        s.wall_seconds,
+        out.display()
+    );
+    if let Some(k) = s.newton_iterations {
+        println!("  {k} Newton iterations");
+    }
+    if s.mode == "unsteady" {
+        println!(
+            "  {} steps to t = {}, {:.1} ms per step",
+            s.steps,
+            s.time,
+            s.seconds_per_step.unwrap_or(0.0) * 1e3
+        );
+    }
+    let show = |name: &str, x: Option<f64>| {
+        if let Some(x) = x {
+            println!("  {name:<20} {x:.8}");
+        }
+    };
+    show("drag_coefficient", s.drag_coefficient);
+    show("lift_coefficient", s.lift_coefficient);
+    show("pressure_difference", s.pressure_difference);
+    show("drag_coefficient_max", s.drag_coefficient_max);
+    show("lift_coefficient_max", s.lift_coefficient_max);
+    show("strouhal_number", s.strouhal_number);
+    Ok(())
 }
 
 fn run_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<()>
@@ -38,7 +106,7 @@ where
     let start = Instant::now();
     let mut sim = case.build::<D>()?;
     let setup = start.elapsed().as_secs_f64();
-    let dt = case.file.time.step;
+    let dt = case.time()?.step;
     let limit = sim.stable_time_step();
     if dt > limit {
         eprintln!(
@@ -46,19 +114,8 @@ where
              the run may blow up: lower time.step or raise contact.stiffness"
         );
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("out").join(case.name()));
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(0)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let out = output_dir(case, args);
+    let bar = progress_bar(args.quiet);
     let summary = run_case(case, &mut sim, &out, setup, &mut |s, n| {
         bar.set_length(n as u64);
         bar.set_position(s as u64);

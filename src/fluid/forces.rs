@@ -2,7 +2,7 @@
 //! the P2 function equal to the unit vector `e_a` at the boundary's dofs and zero elsewhere,
 //!
 //! ```text
-//! F_a = −[ ν (∇u, ∇v_a) + ((u·∇)u, v_a) − (p, ∇·v_a) − (f, v_a) ],
+//! F_a = −[ (∂u/∂t, v_a) + ν (∇u, ∇v_a) + ((u·∇)u, v_a) − (p, ∇·v_a) − (f, v_a) ],
 //! ```
 //!
 //! which equals `∫ σ n_body · e_a` over the boundary for the exact solution (integrate the momentum
@@ -15,13 +15,15 @@ use super::steady::{FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 
-/// The force of the flow (viscosity `nu`, body force `f`) on the facets marked `marker`.
+/// The force of the flow (viscosity `nu`, body force `f`) on the facets marked `marker`, per unit
+/// density; `acceleration` is `∂u/∂t` at the P2 dofs for an unsteady flow (`None`: steady).
 pub fn boundary_force<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
     nu: f64,
     f: &(dyn Fn(&Point<D>) -> Vector<D> + Sync),
     flow: &FlowField<D>,
+    acceleration: Option<&[Vector<D>]>,
     marker: i32,
 ) -> Result<Vector<D>, FluidError> {
     let mut on = vec![false; space.len()];
@@ -46,10 +48,17 @@ pub fn boundary_force<const D: usize>(
             let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
             let (u, gu) = flow.velocity_in_cell(dofs, &phi, &grad);
             let pressure: f64 = (0..=D).map(|k| flow.pressure[vertices[k] as usize] * l[k]).sum();
-            let convection = gu * u - f(&x);
+            let mut inertia = gu * u - f(&x);
+            if let Some(a) = acceleration {
+                inertia += dofs
+                    .iter()
+                    .zip(&phi)
+                    .map(|(&k, &v)| a[k as usize] * v)
+                    .sum::<Vector<D>>();
+            }
             for i in (0..nb).filter(|&i| on[dofs[i] as usize]) {
                 // Test function e_a φ_i for every a at once: ν ∇u ∇φ_i + (conv − f) φ_i − p ∇φ_i.
-                residual += (gu * grad[i] * nu + convection * phi[i] - grad[i] * pressure) * w;
+                residual += (gu * grad[i] * nu + inertia * phi[i] - grad[i] * pressure) * w;
             }
         }
     }

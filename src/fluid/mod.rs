@@ -1,12 +1,14 @@
 //! Incompressible flow by finite elements on the fixed simplicial mesh: Taylor–Hood elements (P2
 //! velocity, P1 pressure, inf-sup stable on triangles and tetrahedra), written once for 2D and 3D.
 //!
-//! Built so far: the spaces ([`space`]), simplex quadrature ([`quadrature`]), the steady Stokes and
-//! Navier–Stokes solver ([`steady`]) verified by a manufactured solution in 2D and 3D, and drag and
-//! lift by the volume formula ([`forces`]) checked on the Schäfer–Turek 2D-1 benchmark
-//! (`tests/fluid.rs`). The module knows nothing of bodies or contact.
+//! The spaces ([`space`]), simplex quadrature ([`quadrature`]), the steady Stokes and
+//! Navier–Stokes solver ([`steady`]), the time stepper ([`unsteady`]), drag and lift by the volume
+//! formula ([`forces`]) and derived output fields ([`post`]); all verified in `tests/fluid.rs`
+//! (manufactured solutions, Poiseuille flow, Schäfer–Turek 2D-1). The module knows nothing of
+//! bodies or contact, nor of case files (`case` builds flows from them).
 
 pub mod forces;
+pub mod post;
 pub mod quadrature;
 pub mod space;
 pub mod sparse;

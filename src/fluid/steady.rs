@@ -39,6 +39,9 @@ pub enum FluidError {
     /// A boundary without a condition, or a condition on a marker no facet carries.
     #[error("{0}")]
     Boundary(String),
+    /// The solution stopped being finite (named: the step, the field and where).
+    #[error("{0}")]
+    NotFinite(String),
     /// The linear solver failed (a singular system: a boundary without conditions, say).
     #[error("the linear solver failed: {0}")]
     Solve(String),

@@ -97,6 +97,8 @@ pub struct Unsteady<const D: usize> {
     coords: Vec<Point<D>>,
     boundary: BoundaryConditions<D>,
     previous: Vec<Vector<D>>,
+    /// The velocity before `previous` (for the BDF2 acceleration).
+    older: Vec<Vector<D>>,
     phi: Vec<f64>,
     phi_previous: Vec<f64>,
     work: Work<D>,
@@ -104,6 +106,7 @@ pub struct Unsteady<const D: usize> {
     pub flow: FlowField<D>,
     /// The current time.
     pub time: f64,
+    start: f64,
     /// Steps done.
     pub steps: usize,
     /// Time spent.
@@ -190,11 +193,13 @@ impl<const D: usize> Unsteady<D> {
             coords,
             boundary,
             previous: initial.velocity.clone(),
+            older: initial.velocity.clone(),
             phi: vec![0.0; n1],
             phi_previous: vec![0.0; n1],
             work: Work::new(n2, n1),
             flow: initial,
             time: t0,
+            start: t0,
             steps: 0,
             seconds,
         })
@@ -205,12 +210,41 @@ impl<const D: usize> Unsteady<D> {
         &self.space
     }
 
+    /// The time step.
+    pub fn time_step(&self) -> f64 {
+        self.dt
+    }
+
+    /// The kinematic viscosity.
+    pub fn viscosity(&self) -> f64 {
+        self.nu
+    }
+
+    /// `∂u/∂t` now, at every P2 dof, by the scheme's own formula: BDF2
+    /// `(3u^{k+1} − 4u^k + u^{k−1})/(2Δt)`, backward Euler after the first step, zero before it
+    /// (for the force on a boundary, [`super::boundary_force`]).
+    pub fn acceleration(&self) -> Vec<Vector<D>> {
+        let dt = self.dt;
+        let u = &self.flow.velocity;
+        match self.steps {
+            0 => vec![Vector::<D>::zeros(); u.len()],
+            1 => u.iter().zip(&self.previous).map(|(a, b)| (a - b) / dt).collect(),
+            _ => u
+                .iter()
+                .zip(&self.previous)
+                .zip(&self.older)
+                .map(|((a, b), c)| (a * 3.0 - b * 4.0 + c) / (2.0 * dt))
+                .collect(),
+        }
+    }
+
     /// Advances one step under the body force `f(x, t)`; an error names the step and the field
     /// if the solution stops being finite.
     pub fn step(&mut self, mesh: &SimplexMesh<D>, f: TimeField<D>) -> Result<(), FluidError> {
         let start = Instant::now();
         let (n2, n1, dt) = (self.space.len(), mesh.num_points(), self.dt);
-        let t = self.time + dt;
+        // From the start time, not by accumulation: `t` stays a round number of steps.
+        let t = self.start + (self.steps + 1) as f64 * dt;
         let w = &mut self.work;
         let current = &self.flow.velocity;
         for ((e, u), v) in w.extrapolated.iter_mut().zip(current).zip(&self.previous) {
@@ -265,18 +299,19 @@ impl<const D: usize> Unsteady<D> {
         self.seconds.solve += start.elapsed().as_secs_f64();
 
         if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
-            return Err(FluidError::Solve(format!(
+            return Err(FluidError::NotFinite(format!(
                 "the velocity is not finite at dof {k} after step {} (t = {t}): the time step is too large for the flow (CFL)",
                 self.steps + 1
             )));
         }
         if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
-            return Err(FluidError::Solve(format!(
+            return Err(FluidError::NotFinite(format!(
                 "the pressure is not finite at node {k} after step {} (t = {t})",
                 self.steps + 1
             )));
         }
         // Shift the history in place: the oldest velocity's storage takes the new one.
+        std::mem::swap(&mut self.older, &mut self.previous);
         std::mem::swap(&mut self.previous, &mut self.flow.velocity);
         for (k, u) in self.flow.velocity.iter_mut().enumerate() {
             *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);

@@ -1,0 +1,635 @@
+//! Fluid cases: a `[fluid]` table turns the domain mesh into a flow problem (see
+//! [`schema::FluidSpec`]), solved steady (Newton) or in time (BDF2 pressure correction).
+//!
+//! Units are the case's: the solver works with the kinematic viscosity `ν = μ/ρ` and the
+//! kinematic pressure `p/ρ`; output pressures and forces are multiplied back by `ρ`.
+//!
+//! | file | content |
+//! |---|---|
+//! | `flow.pvd`, `flow_NNNNNN.vtu` | the mesh with point data `velocity`, `pressure`, `vorticity` (a scalar in 2D, a vector in 3D), every `output.every` steps (steady: one file) |
+//! | `fluid.csv` | with `[fluid.report]`, unsteady: `time,fx,fy(,fz),drag_coefficient,lift_coefficient,pressure_difference` every `output.csv_every` steps |
+//! | `summary.json` | the mode, sizes, times, and the reported `drag_coefficient`, `lift_coefficient`, `pressure_difference` (final values; unsteady runs add maxima and the Strouhal number over the last half) |
+//!
+//! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
+//! written so far, and `summary.json` says `"status": "failed"` with the error.
+
+use super::run::step_count;
+use super::schema::{ConditionSpec, NumberOrExpr};
+use super::{Case, CaseError};
+use crate::expr::Expr;
+use crate::fluid::{
+    boundary_force, solve_steady, BoundaryConditions, FlowField, FluidError, P2Space, SteadyProblem, Unsteady,
+};
+use crate::io::{write_mesh_vtu, Field, OutputError, PvdSeries};
+use crate::math::{Point, Vector};
+use crate::mesh::SimplexMesh;
+use serde::Serialize;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A fluid case, built: the mesh, the conditions and the parameters in the solver's units.
+pub struct FlowCase<const D: usize> {
+    /// The domain mesh.
+    pub mesh: SimplexMesh<D>,
+    /// Its Taylor–Hood velocity space.
+    pub space: P2Space<D>,
+    /// Boundary conditions (pressures divided by ρ).
+    pub boundary: BoundaryConditions<D>,
+    /// ρ.
+    pub density: f64,
+    /// ν = μ/ρ.
+    pub nu: f64,
+    /// The body force per unit mass (gravity).
+    pub gravity: Vector<D>,
+    /// Steady (Newton) or unsteady.
+    pub steady: bool,
+    /// Navier–Stokes (`true`) or Stokes.
+    pub convection: bool,
+    /// What to measure.
+    pub report: Report,
+}
+
+/// The quantities a case reports.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The marker whose force is measured.
+    pub marker: Option<i32>,
+    /// `(U, L)`, the reference velocity and length (2D) or area (3D) of the coefficients
+    /// `2F/(ρ U² L)` and of the Strouhal number `f L / U`.
+    pub reference: Option<(f64, f64)>,
+    /// The two pressure points, located: each cell and its vertices' weights.
+    pub pressure_points: Option<[(u32, [f64; 4]); 2]>,
+}
+
+/// One set of reported values.
+#[derive(Debug, Clone, Copy)]
+struct Measured<const D: usize> {
+    force: Vector<D>,
+    drag_coefficient: Option<f64>,
+    lift_coefficient: Option<f64>,
+    pressure_difference: Option<f64>,
+}
+
+/// Seconds per phase of a flow run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FlowSeconds {
+    /// Reading the mesh, building the space; for unsteady runs also assembling and factoring the
+    /// constant matrices.
+    pub setup: f64,
+    /// Steady: the Newton solve. Unsteady: right-hand sides, all steps.
+    pub assembly: f64,
+    /// Unsteady: triangular solves, all steps.
+    pub solve: f64,
+    /// Forces and pressure difference.
+    pub report: f64,
+    /// Writing files.
+    pub output: f64,
+}
+
+/// What `summary.json` holds for a fluid case.
+#[derive(Debug, Clone, Serialize)]
+pub struct FlowSummary {
+    /// The case's name.
+    pub case: String,
+    /// `"completed"` or `"failed"`.
+    pub status: String,
+    /// The error that stopped the run.
+    pub error: Option<String>,
+    /// 2 or 3.
+    pub dimension: usize,
+    /// `"steady"` or `"unsteady"`.
+    pub mode: String,
+    /// Mesh cells.
+    pub cells: usize,
+    /// Velocity unknowns (components × P2 dofs).
+    pub velocity_unknowns: usize,
+    /// Pressure unknowns.
+    pub pressure_unknowns: usize,
+    /// Newton iterations (steady).
+    pub newton_iterations: Option<usize>,
+    /// Steps done (unsteady).
+    pub steps: usize,
+    /// Time reached.
+    pub time: f64,
+    /// `Δt` (unsteady).
+    pub time_step: Option<f64>,
+    /// The force on the reported marker (final).
+    pub force: Option<Vec<f64>>,
+    /// `2 F_x/(ρ U² L)` (final).
+    pub drag_coefficient: Option<f64>,
+    /// `2 F_y/(ρ U² L)` (final).
+    pub lift_coefficient: Option<f64>,
+    /// `p(a) − p(b)` (final).
+    pub pressure_difference: Option<f64>,
+    /// Unsteady: the largest drag coefficient over the last half of the run.
+    pub drag_coefficient_max: Option<f64>,
+    /// Unsteady: the largest lift coefficient over the last half of the run.
+    pub lift_coefficient_max: Option<f64>,
+    /// Unsteady: `f L / U` with `f` the lift's frequency over the last half of the run (from its
+    /// upward crossings of its mean; at least three needed).
+    pub strouhal_number: Option<f64>,
+    /// Wall-clock seconds of the whole run.
+    pub wall_seconds: f64,
+    /// Seconds per phase.
+    pub seconds: FlowSeconds,
+    /// Unsteady: assembly and solve seconds per step.
+    pub seconds_per_step: Option<f64>,
+}
+
+impl Case {
+    fn fluid_error(&self, cause: FluidError) -> CaseError {
+        CaseError::Fluid {
+            file: self.path.clone(),
+            cause: Box::new(cause),
+        }
+    }
+
+    /// Builds the flow problem of a case with a `[fluid]` table.
+    pub fn build_flow<const D: usize>(&self) -> Result<FlowCase<D>, CaseError> {
+        let f = &self.file;
+        let Some(spec) = &f.fluid else {
+            return Err(self.invalid("fluid", "this case has no [fluid] table"));
+        };
+        if f.dimension != D {
+            return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
+        }
+        if !f.bodies.is_empty() {
+            return Err(self.invalid(
+                "bodies",
+                "bodies moving in the fluid are not supported yet; a fluid case has no [[bodies]]",
+            ));
+        }
+        let density = self.positive("fluid.density", spec.density.unwrap_or(1.0))?;
+        let nu = self.positive("fluid.viscosity", spec.viscosity)? / density;
+        let steady = spec.steady.unwrap_or(false);
+        if !steady {
+            let time = self.time()?;
+            self.positive("time.step", time.step)?;
+            self.positive("time.end", time.end)?;
+        }
+        let Some(domain) = &f.domain else {
+            return Err(self.invalid("domain", "a fluid case needs a [domain] with `box` or `mesh`"));
+        };
+        let (mesh, _) = self.domain_mesh::<D>(domain, f64::INFINITY)?;
+        let gravity = match &f.gravity {
+            Some(g) => self.vector::<D>("gravity", g)?,
+            None => Vector::<D>::zeros(),
+        };
+        let mut boundary = BoundaryConditions::<D>::default();
+        for (name, condition) in &spec.boundary {
+            let field = format!("fluid.boundary.{name}");
+            let marker = mesh
+                .facet_marker(name)
+                .map_err(|e| self.invalid(&field, e.to_string()))?;
+            boundary = match condition {
+                ConditionSpec::Keyword(k) if k == "no-slip" => boundary.no_slip(marker),
+                ConditionSpec::Keyword(k) if k == "outflow" => boundary.outflow(marker),
+                ConditionSpec::Keyword(k) => {
+                    return Err(self.invalid(
+                        &field,
+                        format!("unknown condition '{k}'; expected \"no-slip\", \"outflow\", {{ velocity = [..] }} or {{ pressure = p0 }}"),
+                    ))
+                }
+                ConditionSpec::Table(t) => match (&t.velocity, t.pressure) {
+                    (Some(v), None) => {
+                        let components = self.velocity_expressions::<D>(&format!("{field}.velocity"), v)?;
+                        boundary.velocity(marker, move |x: &Point<D>, t| {
+                            Vector::<D>::from_fn(|d, _| components[d].eval(x.as_slice(), t))
+                        })
+                    }
+                    (None, Some(p)) if p.is_finite() => boundary.pressure(marker, p / density),
+                    (None, Some(p)) => return Err(self.invalid(&field, format!("pressure must be finite, got {p}"))),
+                    _ => return Err(self.invalid(&field, "give either `velocity` or `pressure`")),
+                },
+            };
+        }
+        boundary
+            .check(&mesh)
+            .map_err(|e| self.invalid("fluid.boundary", e.to_string()))?;
+        let report = match &spec.report {
+            None => Report::default(),
+            Some(r) => {
+                let marker = match &r.marker {
+                    Some(name) => Some(
+                        mesh.facet_marker(name)
+                            .map_err(|e| self.invalid("fluid.report.marker", e.to_string()))?,
+                    ),
+                    None => None,
+                };
+                let reference = match (r.reference_velocity, r.reference_length) {
+                    (Some(u), Some(l)) => Some((
+                        self.positive("fluid.report.reference_velocity", u)?,
+                        self.positive("fluid.report.reference_length", l)?,
+                    )),
+                    (None, None) => None,
+                    _ => {
+                        return Err(self.invalid(
+                            "fluid.report",
+                            "coefficients need both `reference_velocity` and `reference_length`",
+                        ))
+                    }
+                };
+                let pressure_points = match &r.pressure_points {
+                    Some([a, b]) => {
+                        let mut located = [(0, [0.0; 4]); 2];
+                        for (k, (p, slot)) in [a, b].into_iter().zip(&mut located).enumerate() {
+                            let field = format!("fluid.report.pressure_points[{k}]");
+                            let x = self.vector::<D>(&field, p)?;
+                            let found = mesh
+                                .locate(&x)
+                                .ok_or_else(|| self.invalid(&field, format!("the point {p:?} is outside the mesh")))?;
+                            let mut w = [0.0; 4];
+                            w[..=D].copy_from_slice(&found.weights[..=D]);
+                            *slot = (found.cell, w);
+                        }
+                        Some(located)
+                    }
+                    None => None,
+                };
+                Report {
+                    marker,
+                    reference,
+                    pressure_points,
+                }
+            }
+        };
+        let space = P2Space::new(&mesh);
+        Ok(FlowCase {
+            mesh,
+            space,
+            boundary,
+            density,
+            nu,
+            gravity,
+            steady,
+            convection: !spec.stokes.unwrap_or(false),
+            report,
+        })
+    }
+
+    fn velocity_expressions<const D: usize>(&self, field: &str, v: &[NumberOrExpr]) -> Result<Vec<Expr>, CaseError> {
+        if v.len() != D {
+            return Err(self.invalid(field, format!("expected {D} components, got {}", v.len())));
+        }
+        v.iter()
+            .enumerate()
+            .map(|(k, c)| match c {
+                NumberOrExpr::Number(x) if x.is_finite() => Ok(Expr::constant(*x)),
+                NumberOrExpr::Number(x) => {
+                    Err(self.invalid(format!("{field}[{k}]"), format!("expected a finite number, got {x}")))
+                }
+                NumberOrExpr::Expr(text) => {
+                    Expr::parse(text).map_err(|e| self.invalid(format!("{field}[{k}]"), e.to_string()))
+                }
+            })
+            .collect()
+    }
+}
+
+impl<const D: usize> FlowCase<D> {
+    /// The reported quantities of `flow` (with `∂u/∂t` for an unsteady flow), in the case's units.
+    fn measure(&self, flow: &FlowField<D>, acceleration: Option<&[Vector<D>]>) -> Result<Measured<D>, FluidError> {
+        let mut m = Measured::<D> {
+            force: Vector::<D>::zeros(),
+            drag_coefficient: None,
+            lift_coefficient: None,
+            pressure_difference: None,
+        };
+        let g = self.gravity;
+        if let Some(marker) = self.report.marker {
+            let f = boundary_force(
+                &self.mesh,
+                &self.space,
+                self.nu,
+                &|_: &Point<D>| g,
+                flow,
+                acceleration,
+                marker,
+            )?;
+            m.force = f * self.density;
+            if let Some((u, l)) = self.report.reference {
+                let scale = 2.0 / (u * u * l);
+                m.drag_coefficient = Some(scale * f[0]);
+                m.lift_coefficient = Some(scale * f[1]);
+            }
+        }
+        if let Some(points) = &self.report.pressure_points {
+            let p = |(cell, w): &(u32, [f64; 4])| -> f64 {
+                self.mesh
+                    .cell(*cell)
+                    .iter()
+                    .zip(w)
+                    .map(|(&v, w)| w * flow.pressure[v as usize])
+                    .sum()
+            };
+            m.pressure_difference = Some(self.density * (p(&points[0]) - p(&points[1])));
+        }
+        Ok(m)
+    }
+
+    /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
+    fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
+        let n = self.mesh.num_points();
+        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.density).collect();
+        let vorticity = flow.vorticity(&self.mesh, &self.space);
+        let vorticity = if D == 2 {
+            Field::scalar("vorticity", &vorticity.iter().map(|w| w.z).collect::<Vec<_>>())
+        } else {
+            Field::vector("vorticity", &vorticity)
+        };
+        write_mesh_vtu(
+            path,
+            &self.mesh,
+            vec![
+                Field::vector("velocity", &flow.velocity[..n]),
+                Field::scalar("pressure", &pressure),
+                vorticity,
+            ],
+            vec![],
+        )
+    }
+}
+
+/// Runs a fluid case, writing into `out`; `progress(step, steps)` after every step.
+pub fn run_flow<const D: usize>(
+    case: &Case,
+    flow: &FlowCase<D>,
+    out: &Path,
+    setup_seconds: f64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<FlowSummary, CaseError> {
+    let start = Instant::now();
+    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
+        path: out.to_path_buf(),
+        cause,
+    })?;
+    let mut seconds = FlowSeconds {
+        setup: setup_seconds,
+        ..FlowSeconds::default()
+    };
+    let mut summary = FlowSummary {
+        case: case.name(),
+        status: "completed".into(),
+        error: None,
+        dimension: D,
+        mode: if flow.steady { "steady" } else { "unsteady" }.into(),
+        cells: flow.mesh.num_cells(),
+        velocity_unknowns: D * flow.space.len(),
+        pressure_unknowns: flow.mesh.num_points(),
+        newton_iterations: None,
+        steps: 0,
+        time: 0.0,
+        time_step: None,
+        force: None,
+        drag_coefficient: None,
+        lift_coefficient: None,
+        pressure_difference: None,
+        drag_coefficient_max: None,
+        lift_coefficient_max: None,
+        strouhal_number: None,
+        wall_seconds: 0.0,
+        seconds: FlowSeconds::default(),
+        seconds_per_step: None,
+    };
+    let mut series = PvdSeries::new(out.join("flow.pvd"));
+    let result = if flow.steady {
+        run_steady(case, flow, out, &mut series, &mut summary, &mut seconds)
+    } else {
+        run_unsteady(case, flow, out, &mut series, &mut summary, &mut seconds, progress)
+    };
+    if let Err(e) = &result {
+        summary.status = "failed".into();
+        summary.error = Some(e.to_string());
+    }
+    summary.wall_seconds = setup_seconds + start.elapsed().as_secs_f64();
+    summary.seconds = seconds;
+    let path = out.join("summary.json");
+    crate::io::write_atomically(&path, |w| {
+        serde_json::to_writer_pretty(&mut *w, &summary).map_err(|e| OutputError::Encode {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        writeln!(w).map_err(|cause| OutputError::Io {
+            path: path.clone(),
+            cause,
+        })
+    })?;
+    result.map(|()| summary)
+}
+
+fn record<const D: usize>(summary: &mut FlowSummary, m: &Measured<D>, has_force: bool) {
+    summary.force = has_force.then(|| m.force.as_slice().to_vec());
+    summary.drag_coefficient = m.drag_coefficient;
+    summary.lift_coefficient = m.lift_coefficient;
+    summary.pressure_difference = m.pressure_difference;
+}
+
+fn run_steady<const D: usize>(
+    case: &Case,
+    flow: &FlowCase<D>,
+    out: &Path,
+    series: &mut PvdSeries,
+    summary: &mut FlowSummary,
+    seconds: &mut FlowSeconds,
+) -> Result<(), CaseError> {
+    let t = Instant::now();
+    let g = flow.gravity;
+    let problem = SteadyProblem {
+        viscosity: flow.nu,
+        force: &|_: &Point<D>| g,
+        boundary: &flow.boundary,
+        convection: flow.convection,
+    };
+    let (solution, iterations) =
+        solve_steady(&flow.mesh, &flow.space, &problem, 1e-10, 30).map_err(|e| case.fluid_error(e))?;
+    seconds.assembly = t.elapsed().as_secs_f64();
+    summary.newton_iterations = Some(iterations);
+    let t = Instant::now();
+    let m = flow.measure(&solution, None).map_err(|e| case.fluid_error(e))?;
+    record(summary, &m, flow.report.marker.is_some());
+    seconds.report = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let name = "flow_000000.vtu";
+    flow.write_flow(&out.join(name), &solution)?;
+    series.push(0.0, name)?;
+    seconds.output = t.elapsed().as_secs_f64();
+    Ok(())
+}
+
+fn run_unsteady<const D: usize>(
+    case: &Case,
+    flow: &FlowCase<D>,
+    out: &Path,
+    series: &mut PvdSeries,
+    summary: &mut FlowSummary,
+    seconds: &mut FlowSeconds,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(), CaseError> {
+    let time = case.time()?;
+    let (dt, steps) = (time.step, step_count(time.end, time.step));
+    summary.time_step = Some(dt);
+    let output = case.file.output.clone().unwrap_or_default();
+    let every = output.every.unwrap_or((steps / 100).max(1));
+    let csv_every = output.csv_every.unwrap_or(1).max(1);
+    let rest = FlowField {
+        velocity: vec![Vector::<D>::zeros(); flow.space.len()],
+        pressure: vec![0.0; flow.mesh.num_points()],
+    };
+    let mut stepper =
+        Unsteady::new(&flow.mesh, flow.nu, dt, flow.boundary.clone(), rest, 0.0).map_err(|e| case.fluid_error(e))?;
+    seconds.setup += stepper.seconds.setup;
+    let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
+    let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };
+    let mut history: Vec<(f64, Measured<D>)> = Vec::new();
+    let g = flow.gravity;
+
+    let write = |stepper: &Unsteady<D>, series: &mut PvdSeries| -> Result<(), OutputError> {
+        let name = format!("flow_{:06}.vtu", stepper.steps);
+        flow.write_flow(&out.join(&name), &stepper.flow)?;
+        series.push(stepper.time, &name)
+    };
+    let t = Instant::now();
+    if every > 0 {
+        write(&stepper, series)?;
+    }
+    seconds.output += t.elapsed().as_secs_f64();
+    let mut failure = None;
+    for s in 1..=steps {
+        if let Err(e) = stepper.step(&flow.mesh, &|_: &Point<D>, _| g) {
+            failure = Some(case.fluid_error(e));
+            break;
+        }
+        if reporting {
+            let t = Instant::now();
+            let acceleration = stepper.acceleration();
+            match flow.measure(&stepper.flow, Some(&acceleration)) {
+                Ok(m) => history.push((stepper.time, m)),
+                Err(e) => {
+                    failure = Some(case.fluid_error(e));
+                    break;
+                }
+            }
+            seconds.report += t.elapsed().as_secs_f64();
+        }
+        let t = Instant::now();
+        if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
+            if s % csv_every == 0 || s == steps {
+                csv.row(*time, m)?;
+            }
+        }
+        if every > 0 && (s % every == 0 || s == steps) {
+            write(&stepper, series)?;
+        }
+        seconds.output += t.elapsed().as_secs_f64();
+        progress(s, steps);
+    }
+    if let Some(csv) = csv {
+        csv.finish()?;
+    }
+    seconds.assembly = stepper.seconds.assembly;
+    seconds.solve = stepper.seconds.solve;
+    summary.steps = stepper.steps;
+    summary.time = stepper.time;
+    summary.seconds_per_step = Some((stepper.seconds.assembly + stepper.seconds.solve) / stepper.steps.max(1) as f64);
+    if let Some((_, last)) = history.last() {
+        record(summary, last, flow.report.marker.is_some());
+        let half = &history[history.len() / 2..];
+        let max = |f: fn(&Measured<D>) -> Option<f64>| {
+            half.iter()
+                .filter_map(|(_, m)| f(m))
+                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))
+        };
+        summary.drag_coefficient_max = max(|m| m.drag_coefficient);
+        summary.lift_coefficient_max = max(|m| m.lift_coefficient);
+        if let Some((u, l)) = flow.report.reference {
+            let lift: Vec<(f64, f64)> = half
+                .iter()
+                .filter_map(|(t, m)| Some((*t, m.lift_coefficient?)))
+                .collect();
+            summary.strouhal_number = frequency(&lift).map(|f| f * l / u);
+        }
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The frequency of an oscillating series `(t, y)`: the number of upward crossings of its mean,
+/// less one, over the time between the first and the last (crossing times linearly interpolated);
+/// `None` with fewer than three crossings.
+pub fn frequency(series: &[(f64, f64)]) -> Option<f64> {
+    let mean = series.iter().map(|s| s.1).sum::<f64>() / series.len().max(1) as f64;
+    let crossings: Vec<f64> = series
+        .windows(2)
+        .filter(|w| w[0].1 < mean && w[1].1 >= mean)
+        .map(|w| {
+            let (a, b) = (w[0].1 - mean, w[1].1 - mean);
+            w[0].0 + (w[1].0 - w[0].0) * (-a / (b - a))
+        })
+        .collect();
+    if crossings.len() < 3 {
+        return None;
+    }
+    Some((crossings.len() - 1) as f64 / (crossings[crossings.len() - 1] - crossings[0]))
+}
+
+/// `fluid.csv`, written to a `.part` file and renamed into place when done or failed.
+struct Csv {
+    file: BufWriter<File>,
+    part: PathBuf,
+    target: PathBuf,
+}
+
+impl Csv {
+    fn new(out: &Path, dimension: usize) -> Result<Csv, OutputError> {
+        let part = out.join("fluid.csv.part");
+        let file = File::create(&part).map_err(|cause| OutputError::Io {
+            path: part.clone(),
+            cause,
+        })?;
+        let mut csv = Csv {
+            file: BufWriter::new(file),
+            part,
+            target: out.join("fluid.csv"),
+        };
+        let force = ["fx", "fy", "fz"][..dimension].join(",");
+        writeln!(
+            csv.file,
+            "time,{force},drag_coefficient,lift_coefficient,pressure_difference"
+        )
+        .map_err(|e| csv.io(e))?;
+        Ok(csv)
+    }
+
+    fn io(&self, cause: std::io::Error) -> OutputError {
+        OutputError::Io {
+            path: self.part.clone(),
+            cause,
+        }
+    }
+
+    fn row<const D: usize>(&mut self, time: f64, m: &Measured<D>) -> Result<(), OutputError> {
+        let optional = |x: Option<f64>| x.map(|x| format!("{x:e}")).unwrap_or_default();
+        let force: Vec<String> = m.force.iter().map(|x| format!("{x:e}")).collect();
+        writeln!(
+            self.file,
+            "{time},{},{},{},{}",
+            force.join(","),
+            optional(m.drag_coefficient),
+            optional(m.lift_coefficient),
+            optional(m.pressure_difference)
+        )
+        .map_err(|e| self.io(e))
+    }
+
+    fn finish(mut self) -> Result<(), OutputError> {
+        self.file.flush().map_err(|e| self.io(e))?;
+        std::fs::rename(&self.part, &self.target).map_err(|cause| OutputError::Io {
+            path: self.target.clone(),
+            cause,
+        })
+    }
+}

@@ -1,0 +1,53 @@
+//! Derived fields for output: the velocity gradient recovered at the vertices, and the vorticity.
+//!
+//! The P2 velocity's gradient is discontinuous across cells; at a vertex it is taken as the
+//! average over the cells around it, weighted by their measures (exact for a quadratic field, which
+//! has the same gradient at the vertex from every cell).
+
+use super::space::{barycentric_gradients, p2_gradients, P2Space};
+use super::steady::FlowField;
+use crate::math::Vector;
+use crate::mesh::SimplexMesh;
+use nalgebra::SMatrix;
+use rayon::prelude::*;
+
+impl<const D: usize> FlowField<D> {
+    /// The velocity gradient `G[d][e] = ∂_e u_d` at every vertex (measure-weighted cell average).
+    pub fn vertex_gradients(&self, mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Vec<SMatrix<f64, D, D>> {
+        (0..mesh.num_points() as u32)
+            .into_par_iter()
+            .map(|v| {
+                let mut sum = SMatrix::<f64, D, D>::zeros();
+                let mut weight = 0.0;
+                for &c in mesh.cells_of_node(v) {
+                    let p = mesh.cell_points(c);
+                    let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+                    let local = mesh.cell(c).iter().position(|&x| x == v).unwrap_or(0);
+                    let mut l = [0.0; 4];
+                    l[local] = 1.0;
+                    let grad = p2_gradients::<D>(&l, &grad_l);
+                    for (k, &dof) in space.dofs(c).iter().enumerate() {
+                        sum += self.velocity[dof as usize] * grad[k].transpose() * measure;
+                    }
+                    weight += measure;
+                }
+                sum / weight.max(f64::MIN_POSITIVE)
+            })
+            .collect()
+    }
+
+    /// The vorticity `∇ × u` at every vertex: in 2D the scalar `∂_x u_y − ∂_y u_x` (as the
+    /// z-component of a vector), in 3D the vector.
+    pub fn vorticity(&self, mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Vec<Vector<3>> {
+        self.vertex_gradients(mesh, space)
+            .iter()
+            .map(|g| {
+                if D == 2 {
+                    Vector::<3>::new(0.0, 0.0, g[(1, 0)] - g[(0, 1)])
+                } else {
+                    Vector::<3>::new(g[(2, 1)] - g[(1, 2)], g[(0, 2)] - g[(2, 0)], g[(1, 0)] - g[(0, 1)])
+                }
+            })
+            .collect()
+    }
+}
