@@ -30,7 +30,7 @@ fn run<const D: usize>(name: &str, mesh: &SimplexMesh<D>) {
         velocity: vec![Vector::<D>::zeros(); space.len()],
         pressure: vec![0.0; mesh.num_points()],
     };
-    let mut stepper = Unsteady::new(mesh, 0.1, 1e-3, bc, initial, 0.0).unwrap();
+    let mut stepper = Unsteady::new(mesh, space, 0.1, 1e-3, bc, initial, 0.0).unwrap();
     let setup = start.elapsed().as_secs_f64();
     let gravity = |_: &Point<D>, _: f64| Vector::<D>::zeros();
     let mut times = Vec::new();
@@ -44,7 +44,7 @@ fn run<const D: usize>(name: &str, mesh: &SimplexMesh<D>) {
     println!(
         "| {name} | {} | {} | {:.2} | {:.1} | {:.1} | {:.1} |",
         mesh.num_cells(),
-        D * space.len() + mesh.num_points(),
+        D * stepper.space().len() + mesh.num_points(),
         setup,
         times[5] * 1e3,
         stepper.seconds.assembly / steps * 1e3,

@@ -227,10 +227,10 @@ fn unsteady_navier_stokes_is_second_order_in_time() {
         }
         let space = P2Space::new(&mesh);
         let initial = FlowField {
-            velocity: space.coordinates(&mesh).iter().map(shape_u).collect(),
+            velocity: space.coordinates().iter().map(shape_u).collect(),
             pressure: mesh.points().iter().map(shape_p).collect(),
         };
-        let mut stepper = Unsteady::new(&mesh, nu, dt, bc, initial, 0.0).unwrap();
+        let mut stepper = Unsteady::new(&mesh, space.clone(), nu, dt, bc, initial, 0.0).unwrap();
         let steps = (1.0 / dt).round() as usize;
         for _ in 0..steps {
             stepper.step(&mesh, &f).unwrap();
@@ -276,7 +276,7 @@ fn pressure_drop_drives_poiseuille_flow() {
     let exact_p = |x: &Point<2>| drop * (1.0 - x.x / length);
     let errors = |flow: &FlowField<2>| {
         let eu = space
-            .coordinates(&mesh)
+            .coordinates()
             .iter()
             .zip(&flow.velocity)
             .map(|(x, u)| (u - exact_u(x)).amax())
@@ -305,7 +305,7 @@ fn pressure_drop_drives_poiseuille_flow() {
         velocity: vec![Vector::<2>::zeros(); space.len()],
         pressure: vec![0.0; mesh.num_points()],
     };
-    let mut stepper = Unsteady::new(&mesh, nu, 0.02, bc, rest, 0.0).unwrap();
+    let mut stepper = Unsteady::new(&mesh, space.clone(), nu, 0.02, bc, rest, 0.0).unwrap();
     // The slowest mode decays as exp(−ν π² t): by t = 4 it is below 1e-8.
     for _ in 0..200 {
         stepper.step(&mesh, &|_: &Point<2>, _| Vector::<2>::zeros()).unwrap();
@@ -345,4 +345,111 @@ fn uniform_boundary_pressure_leaves_the_fluid_at_rest() {
     }
     check::<2>();
     check::<3>();
+}
+
+/// Curved (isoparametric P2) cells: the area of a disk and the volume of a ball summed by
+/// quadrature over the cells converge at order 4 with the boundary cells curved onto the sphere,
+/// against order 2 for the polygon (polyhedron) of straight cells.
+#[test]
+fn curved_cells_integrate_the_disk_and_ball_to_fourth_order() {
+    use tumble::mesh::generate::{ball, Sphere};
+    fn measure<const D: usize>(h: f64, curved: bool) -> f64 {
+        let mesh = ball::<D>(&[Sphere::new(Point::<D>::zeros(), 1.0, "sphere")], false, h).unwrap();
+        let mut space = P2Space::new(&mesh);
+        if curved {
+            let m = mesh.facet_marker("sphere").unwrap();
+            space.curve_boundary(&mesh, &[m], |x| x.normalize()).unwrap();
+        }
+        let rule = Quadrature::<D>::exact_to(4);
+        (0..mesh.num_cells() as u32)
+            .map(|c| {
+                let map = space.cell_map(&mesh, c);
+                rule.points
+                    .iter()
+                    .zip(&rule.weights)
+                    .map(|(l, w)| w * map.at(l).measure)
+                    .sum::<f64>()
+            })
+            .sum()
+    }
+    fn check<const D: usize>(exact: f64, hs: [f64; 2], orders: [f64; 2]) {
+        for (curved, order) in [(false, orders[0]), (true, orders[1])] {
+            let e: Vec<f64> = hs.iter().map(|&h| (measure::<D>(h, curved) - exact).abs()).collect();
+            let observed = (e[0] / e[1]).ln() / (hs[0] / hs[1]).ln();
+            println!(
+                "{D}D curved {curved}: errors {:.2e}, {:.2e}, order {observed:.2}",
+                e[0], e[1]
+            );
+            assert!(observed > order, "{D}D curved {curved}: order {observed}");
+        }
+    }
+    check::<2>(PI, [0.2, 0.1], [1.8, 3.6]);
+    check::<3>(4.0 / 3.0 * PI, [0.4, 0.2], [1.8, 3.3]);
+}
+
+/// Stokes drag on a sphere (radius a = 1) translating with U = 1 inside a fixed concentric sphere
+/// (b = 2), an exact solution: `F = 6πμaU K(λ)`, `λ = a/b`, with Happel and Brenner's wall factor
+/// `K = (1 − λ⁵)/(1 − 9λ/4 + 5λ³/2 − 9λ⁵/4 + λ⁶)`, checked here against the factor derived from
+/// the stream function `ψ = sin²θ (A r⁴ + B r² + C r + D/r)` (no slip on both spheres) and its
+/// Stokeslet drag `8πμC`. On the generated shell with h = 0.4 (3 138 tetrahedra) and both spheres'
+/// cells curved, the drag is within 1.5 % (the issue asks 3 %; `examples/stokes_sphere.rs` shows
+/// 0.45 % at h = 0.3 and 0.11 % at h = 0.2).
+#[test]
+fn stokes_drag_on_a_sphere_in_a_spherical_container() {
+    use tumble::mesh::generate::{ball, Sphere};
+    let (a, b, mu, u) = (1.0, 2.0, 1.0, 1.0);
+    let lambda: f64 = a / b;
+    let k =
+        (1.0 - lambda.powi(5)) / (1.0 - 2.25 * lambda + 2.5 * lambda.powi(3) - 2.25 * lambda.powi(5) + lambda.powi(6));
+    // f(r) = A r⁴ + B r² + C r + D/r with f(a) = U a²/2, f'(a) = U a, f(b) = f'(b) = 0.
+    let row = |r: f64| [r.powi(4), r * r, r, 1.0 / r];
+    let slope = |r: f64| [4.0 * r.powi(3), 2.0 * r, 1.0, -1.0 / (r * r)];
+    let m = nalgebra::Matrix4::from_rows(&[row(a).into(), slope(a).into(), row(b).into(), slope(b).into()]);
+    let coefficients = m
+        .lu()
+        .solve(&nalgebra::Vector4::new(u * a * a / 2.0, u * a, 0.0, 0.0))
+        .unwrap();
+    let k_derived = coefficients[2] / (0.75 * a * u);
+    assert!((k - k_derived).abs() < 1e-12 * k, "{k} vs {k_derived}");
+
+    let exact = 6.0 * PI * mu * a * u * k;
+    let mesh = ball::<3>(
+        &[
+            Sphere::new(Point::<3>::zeros(), a, "sphere"),
+            Sphere::new(Point::<3>::zeros(), b, "container"),
+        ],
+        true,
+        0.4,
+    )
+    .unwrap();
+    let (sphere, container) = (
+        mesh.facet_marker("sphere").unwrap(),
+        mesh.facet_marker("container").unwrap(),
+    );
+    let mut space = P2Space::new(&mesh);
+    space.curve_boundary(&mesh, &[sphere], |x| x.normalize() * a).unwrap();
+    space
+        .curve_boundary(&mesh, &[container], |x| x.normalize() * b)
+        .unwrap();
+    let bc = BoundaryConditions::<3>::default()
+        .velocity(sphere, move |_: &Point<3>, _| Vector::<3>::new(u, 0.0, 0.0))
+        .no_slip(container);
+    let zero = |_: &Point<3>| Vector::<3>::zeros();
+    let problem = SteadyProblem {
+        viscosity: mu,
+        force: &zero,
+        boundary: &bc,
+        convection: false,
+    };
+    let (flow, _) = solve_steady(&mesh, &space, &problem, 1e-10, 1).unwrap();
+    let force = boundary_force(&mesh, &space, mu, &zero, &flow, None, sphere).unwrap();
+    let error = -force.x / exact - 1.0;
+    println!(
+        "K = {k:.6}; drag {:.4} against {exact:.4}: error {:.2} %, lateral force {:.1e}",
+        -force.x,
+        error * 100.0,
+        force.y.hypot(force.z)
+    );
+    assert!(error.abs() < 0.015, "{error}");
+    assert!(force.y.hypot(force.z) < 0.01 * exact);
 }

@@ -255,7 +255,34 @@ impl Case {
                 }
             }
         };
-        let space = P2Space::new(&mesh);
+        let mut space = P2Space::new(&mesh);
+        for (k, curve) in spec.curved.iter().enumerate() {
+            let field = format!("fluid.curved[{k}]");
+            let marker = mesh
+                .facet_marker(&curve.marker)
+                .map_err(|e| self.invalid(format!("{field}.marker"), e.to_string()))?;
+            let centre = self.vector::<D>(&format!("{field}.centre"), &curve.centre)?;
+            let radius = self.positive(&format!("{field}.radius"), curve.radius)?;
+            // The facets' vertices must lie on the circle: the curved cells interpolate it.
+            let off = mesh
+                .facets_marked(marker)
+                .flat_map(|f| mesh.facets()[f as usize])
+                .map(|v| ((mesh.points()[v as usize] - centre).norm() - radius).abs())
+                .fold(0.0, f64::max);
+            if off > 1e-6 * radius {
+                return Err(self.invalid(
+                    &field,
+                    format!(
+                        "the nodes of the facets marked '{}' are up to {off:.3e} off the circle of centre {:?} and radius {radius}",
+                        curve.marker,
+                        curve.centre
+                    ),
+                ));
+            }
+            space
+                .curve_boundary(&mesh, &[marker], |x| centre + (x - centre).normalize() * radius)
+                .map_err(|e| self.invalid(&field, e.to_string()))?;
+        }
         Ok(FlowCase {
             mesh,
             space,
@@ -477,8 +504,16 @@ fn run_unsteady<const D: usize>(
         velocity: vec![Vector::<D>::zeros(); flow.space.len()],
         pressure: vec![0.0; flow.mesh.num_points()],
     };
-    let mut stepper =
-        Unsteady::new(&flow.mesh, flow.nu, dt, flow.boundary.clone(), rest, 0.0).map_err(|e| case.fluid_error(e))?;
+    let mut stepper = Unsteady::new(
+        &flow.mesh,
+        flow.space.clone(),
+        flow.nu,
+        dt,
+        flow.boundary.clone(),
+        rest,
+        0.0,
+    )
+    .map_err(|e| case.fluid_error(e))?;
     seconds.setup += stepper.seconds.setup;
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
     let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };

@@ -170,8 +170,24 @@ pub struct FluidSpec {
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
     /// `{ pressure = p0 }`.
     pub boundary: std::collections::BTreeMap<String, ConditionSpec>,
+    /// Boundaries that are circles (spheres): their cells become curved (isoparametric P2),
+    /// which removes the error of a polygonal boundary; default none.
+    #[serde(default)]
+    pub curved: Vec<CurvedSpec>,
     /// Forces and pressure difference to report; default none.
     pub report: Option<ReportSpec>,
+}
+
+/// A boundary lying on a circle (2D) or sphere (3D).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CurvedSpec {
+    /// The facet marker.
+    pub marker: String,
+    /// The centre.
+    pub centre: Vec<f64>,
+    /// The radius.
+    pub radius: f64,
 }
 
 /// A boundary condition.

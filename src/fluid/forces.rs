@@ -10,7 +10,7 @@
 //! differentiating the discrete solution on the boundary.
 
 use super::quadrature::Quadrature;
-use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2Space};
+use super::space::{p2_count, Local, P2Space};
 use super::steady::{FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
@@ -38,14 +38,13 @@ pub fn boundary_force<const D: usize>(
         if !dofs.iter().any(|&k| on[k as usize]) {
             continue;
         }
-        let p = mesh.cell_points(c);
-        let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+        let map = space.cell_map(mesh, c);
         let vertices = mesh.cell(c);
         for (l, w) in rule.points.iter().zip(&rule.weights) {
+            let Local {
+                x, phi, grad, measure, ..
+            } = map.at(l);
             let w = w * measure;
-            let phi = p2_values::<D>(l);
-            let grad = p2_gradients::<D>(l, &grad_l);
-            let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
             let (u, gu) = flow.velocity_in_cell(dofs, &phi, &grad);
             let pressure: f64 = (0..=D).map(|k| flow.pressure[vertices[k] as usize] * l[k]).sum();
             let mut inertia = gu * u - f(&x);

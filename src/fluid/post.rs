@@ -4,7 +4,7 @@
 //! average over the cells around it, weighted by their measures (exact for a quadratic field, which
 //! has the same gradient at the vertex from every cell).
 
-use super::space::{barycentric_gradients, p2_gradients, P2Space};
+use super::space::{Local, P2Space};
 use super::steady::FlowField;
 use crate::math::Vector;
 use crate::mesh::SimplexMesh;
@@ -20,12 +20,10 @@ impl<const D: usize> FlowField<D> {
                 let mut sum = SMatrix::<f64, D, D>::zeros();
                 let mut weight = 0.0;
                 for &c in mesh.cells_of_node(v) {
-                    let p = mesh.cell_points(c);
-                    let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
                     let local = mesh.cell(c).iter().position(|&x| x == v).unwrap_or(0);
                     let mut l = [0.0; 4];
                     l[local] = 1.0;
-                    let grad = p2_gradients::<D>(&l, &grad_l);
+                    let Local { grad, measure, .. } = space.cell_map(mesh, c).at(&l);
                     for (k, &dof) in space.dofs(c).iter().enumerate() {
                         sum += self.velocity[dof as usize] * grad[k].transpose() * measure;
                     }

@@ -4,7 +4,15 @@
 //! On a cell with barycentric coordinates `λ_0 … λ_D`, the P2 basis is `λ_i (2 λ_i − 1)` at vertex
 //! `i` and `4 λ_i λ_j` at the midpoint of edge `(i, j)`, with gradients `(4 λ_i − 1) ∇λ_i` and
 //! `4 (λ_i ∇λ_j + λ_j ∇λ_i)`. The local order is the cell's vertices, then its edges in the order
-//! of [`EDGES`]. Edges are straight (the geometry is P1).
+//! of [`EDGES`].
+//!
+//! Cells are straight (affine) unless [`P2Space::curve_boundary`] moved the midpoints of some
+//! boundary edges onto the true boundary: cells with such an edge are *isoparametric*, mapped from
+//! their straight cell `x̂` by the P2 map `x = Σ_k X_k φ_k(x̂)` through their six (ten) nodes `X_k`.
+//! With `G_k = ∇_x̂ φ_k` the straight cell's gradients, the map's Jacobian is `F = Σ_k X_k G_kᵀ`,
+//! the true gradients are `∇φ_k = F⁻ᵀ G_k` and volume elements scale by `det F`
+//! ([`CellMap::at`]). The pressure (P1) basis is linear in `x̂`. This removes the `O(h²)` error of
+//! a polygonal boundary, which otherwise caps the accuracy of forces on curved obstacles.
 
 use crate::math::{self, Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
@@ -28,6 +36,11 @@ pub struct P2Space<const D: usize> {
     /// Each cell's P2 dofs, `p2_count(D)` per cell: its vertices then its edges.
     pub cell_dofs: Vec<u32>,
     edge_index: HashMap<[u32; 2], u32>,
+    /// The position of every dof: vertices, then the edges' midpoints, moved onto the true
+    /// boundary where [`curve_boundary`](Self::curve_boundary) curved it.
+    nodes: Vec<Point<D>>,
+    /// Whether each cell is curved (isoparametric).
+    curved: Vec<bool>,
 }
 
 impl<const D: usize> P2Space<D> {
@@ -56,11 +69,74 @@ impl<const D: usize> P2Space<D> {
                 cell_dofs.push(vertices as u32 + edge_index[&[x.min(y), x.max(y)]]);
             }
         }
+        let p = mesh.points();
+        let nodes = p
+            .iter()
+            .copied()
+            .chain(edges.iter().map(|e| (p[e[0] as usize] + p[e[1] as usize]) * 0.5))
+            .collect();
         P2Space {
             vertices,
             edges,
             cell_dofs,
             edge_index,
+            nodes,
+            curved: vec![false; mesh.num_cells()],
+        }
+    }
+
+    /// Curves the boundary facets carrying any of `markers`: the midpoint of each of their edges
+    /// moves to `project(midpoint)`, the closest point of the true boundary (a circle, a sphere…),
+    /// and the cells having such an edge become isoparametric. Returns the number of cells
+    /// curved. An unknown marker is an error naming it.
+    pub fn curve_boundary(
+        &mut self,
+        mesh: &SimplexMesh<D>,
+        markers: &[i32],
+        project: impl Fn(&Point<D>) -> Point<D>,
+    ) -> Result<usize, MeshError> {
+        let moved: Vec<u32> = self
+            .boundary_dofs(mesh, markers)?
+            .into_iter()
+            .filter(|&k| k as usize >= self.vertices)
+            .collect();
+        let mut is_moved = vec![false; self.len()];
+        for &k in &moved {
+            self.nodes[k as usize] = project(&self.nodes[k as usize]);
+            is_moved[k as usize] = true;
+        }
+        let n = p2_count(D);
+        let mut count = 0;
+        for (c, dofs) in self.cell_dofs.chunks_exact(n).enumerate() {
+            if !self.curved[c] && dofs.iter().any(|&k| is_moved[k as usize]) {
+                self.curved[c] = true;
+                count += 1;
+            }
+        }
+        Ok(count)
+    }
+
+    /// Whether cell `c` is curved.
+    pub fn is_curved(&self, c: u32) -> bool {
+        self.curved[c as usize]
+    }
+
+    /// The geometry of cell `c`, to evaluate basis functions at quadrature points.
+    pub fn cell_map(&self, mesh: &SimplexMesh<D>, c: u32) -> CellMap<D> {
+        let p = mesh.cell_points(c);
+        let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+        let curved = self.curved[c as usize].then(|| {
+            let mut x = [Point::<D>::zeros(); 10];
+            for (slot, &k) in x.iter_mut().zip(self.dofs(c)) {
+                *slot = self.nodes[k as usize];
+            }
+            x
+        });
+        CellMap {
+            vertices: p,
+            grad_l,
+            measure,
+            curved,
         }
     }
 
@@ -80,13 +156,10 @@ impl<const D: usize> P2Space<D> {
         &self.cell_dofs[c as usize * n..(c as usize + 1) * n]
     }
 
-    /// The position of every P2 dof (vertices, then edge midpoints).
-    pub fn coordinates(&self, mesh: &SimplexMesh<D>) -> Vec<Point<D>> {
-        let p = mesh.points();
-        p.iter()
-            .copied()
-            .chain(self.edges.iter().map(|e| (p[e[0] as usize] + p[e[1] as usize]) * 0.5))
-            .collect()
+    /// The position of every P2 dof (vertices, then edge midpoints, on the true boundary where it
+    /// is curved).
+    pub fn coordinates(&self) -> &[Point<D>] {
+        &self.nodes
     }
 
     /// The P2 dofs on the facets carrying any of `markers`, sorted: their vertices and the
@@ -118,6 +191,85 @@ impl<const D: usize> P2Space<D> {
         dofs.sort_unstable();
         dofs.dedup();
         Ok(dofs)
+    }
+}
+
+/// A cell's geometry: its straight cell and, if curved, its P2 nodes.
+#[derive(Debug, Clone)]
+pub struct CellMap<const D: usize> {
+    vertices: [Point<D>; 4],
+    grad_l: [Vector<D>; 4],
+    measure: f64,
+    curved: Option<[Point<D>; 10]>,
+}
+
+/// What a quadrature point needs: the point, the P2 values and gradients, the P1 (barycentric)
+/// gradients, and the volume element `|det F|` times the straight cell's measure (multiply by the
+/// reference weight).
+#[derive(Debug, Clone, Copy)]
+pub struct Local<const D: usize> {
+    /// The physical point.
+    pub x: Point<D>,
+    /// P2 basis values.
+    pub phi: [f64; 10],
+    /// P2 basis gradients.
+    pub grad: [Vector<D>; 10],
+    /// Gradients of the P1 basis `λ_0 … λ_D`.
+    pub grad_l: [Vector<D>; 4],
+    /// The volume element.
+    pub measure: f64,
+}
+
+impl<const D: usize> CellMap<D> {
+    /// The straight cell's measure.
+    pub fn straight_measure(&self) -> f64 {
+        self.measure
+    }
+
+    /// Whether the cell is curved.
+    pub fn is_curved(&self) -> bool {
+        self.curved.is_some()
+    }
+
+    /// The geometry at barycentric point `l` of the reference cell.
+    pub fn at(&self, l: &[f64; 4]) -> Local<D> {
+        let phi = p2_values::<D>(l);
+        let grad = p2_gradients::<D>(l, &self.grad_l);
+        let Some(nodes) = &self.curved else {
+            return Local {
+                x: (0..=D).map(|k| self.vertices[k] * l[k]).sum(),
+                phi,
+                grad,
+                grad_l: self.grad_l,
+                measure: self.measure,
+            };
+        };
+        let n = p2_count(D);
+        let mut f = nalgebra::SMatrix::<f64, D, D>::zeros();
+        let mut x = Point::<D>::zeros();
+        for k in 0..n {
+            f += nodes[k] * grad[k].transpose();
+            x += nodes[k] * phi[k];
+        }
+        let det = math::determinant(&f);
+        let inv_t = f
+            .try_inverse()
+            .unwrap_or_else(nalgebra::SMatrix::<f64, D, D>::identity)
+            .transpose();
+        let mut out = Local {
+            x,
+            phi,
+            grad,
+            grad_l: self.grad_l,
+            measure: self.measure * det.abs(),
+        };
+        for g in out.grad.iter_mut().take(n) {
+            *g = inv_t * *g;
+        }
+        for g in out.grad_l.iter_mut().take(D + 1) {
+            *g = inv_t * *g;
+        }
+        out
     }
 }
 

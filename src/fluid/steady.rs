@@ -21,7 +21,7 @@
 //! faer's sparse LU.
 
 use super::quadrature::Quadrature;
-use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2Space};
+use super::space::{p2_count, Local, P2Space};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
 use faer::prelude::*;
@@ -234,8 +234,7 @@ fn solve_linear<const D: usize>(
     let (mut triplets, rhs_parts): (Vec<_>, Vec<_>) = (0..mesh.num_cells() as u32)
         .into_par_iter()
         .map(|c| {
-            let p = mesh.cell_points(c);
-            let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+            let map = space.cell_map(mesh, c);
             let dofs = space.dofs(c);
             let vertices = mesh.cell(c);
             // a[i][j] per component pair (d, e): diffusion on d == e, convection terms.
@@ -243,10 +242,10 @@ fn solve_linear<const D: usize>(
             let mut b = [[[0.0; 3]; 10]; 4];
             let mut load = [Vector::<D>::zeros(); 10];
             for (l, wq) in rule.points.iter().zip(&rule.weights) {
+                let Local {
+                    x, phi, grad, measure, ..
+                } = map.at(l);
                 let wq = wq * measure;
-                let phi = p2_values::<D>(l);
-                let grad = p2_gradients::<D>(l, &grad_l);
-                let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
                 let mut fx = (problem.force)(&x);
                 // The previous iterate and its gradient G[d][e] = ∂_e w_d.
                 let (wv, wg) = match w {
@@ -316,7 +315,7 @@ fn solve_linear<const D: usize>(
     }
 
     // Prescribed velocity rows: identity, right-hand side g at the dof.
-    let coords = space.coordinates(mesh);
+    let coords = space.coordinates();
     let mut is_fixed = vec![false; size];
     for (marker, g) in &problem.boundary.velocity {
         for k in space.boundary_dofs(mesh, &[*marker])? {
@@ -396,14 +395,12 @@ impl<const D: usize> FlowField<D> {
         let mut samples = Vec::new();
         let mut eu = 0.0;
         for c in 0..mesh.num_cells() as u32 {
-            let pts = mesh.cell_points(c);
-            let (_, measure) = barycentric_gradients::<D>(&pts[..D + 1]);
+            let map = space.cell_map(mesh, c);
             let dofs = space.dofs(c);
             let vertices = mesh.cell(c);
             for (l, w) in rule.points.iter().zip(&rule.weights) {
+                let Local { x, phi, measure, .. } = map.at(l);
                 let w = w * measure;
-                let x: Point<D> = (0..=D).map(|k| pts[k] * l[k]).sum();
-                let phi = p2_values::<D>(l);
                 let uh: Vector<D> = (0..p2_count(D)).map(|i| self.velocity[dofs[i] as usize] * phi[i]).sum();
                 eu += w * (uh - u(&x)).norm_squared();
                 let ph: f64 = (0..=D).map(|k| self.pressure[vertices[k] as usize] * l[k]).sum();

@@ -23,7 +23,7 @@
 //! The explicit convection limits the time step by a CFL condition `|u| Δt / h ≲ 1`.
 
 use super::quadrature::Quadrature;
-use super::space::{barycentric_gradients, p2_count, p2_gradients, p2_values, P2Space};
+use super::space::{p2_count, Local, P2Space};
 use super::sparse::Csr;
 use super::steady::{velocity_in_cell, BoundaryConditions, FlowField, FluidError};
 use crate::math::{Point, Vector};
@@ -114,10 +114,12 @@ pub struct Unsteady<const D: usize> {
 }
 
 impl<const D: usize> Unsteady<D> {
-    /// A stepper for viscosity `nu` and time step `dt` on `mesh`, starting from `initial` at time
-    /// `t0`; assembles and factors the constant matrices.
+    /// A stepper for viscosity `nu` and time step `dt` on `mesh` with the velocity space `space`
+    /// (curved or not, see [`P2Space::curve_boundary`]), starting from `initial` at time `t0`;
+    /// assembles and factors the constant matrices.
     pub fn new(
         mesh: &SimplexMesh<D>,
+        space: P2Space<D>,
         nu: f64,
         dt: f64,
         boundary: BoundaryConditions<D>,
@@ -131,7 +133,6 @@ impl<const D: usize> Unsteady<D> {
                 "the time step and the viscosity must be positive, got Δt = {dt}, ν = {nu}"
             )));
         }
-        let space = P2Space::new(mesh);
         let (n2, n1) = (space.len(), mesh.num_points());
         if initial.velocity.len() != n2 || initial.pressure.len() != n1 {
             return Err(FluidError::Solve(format!(
@@ -173,7 +174,7 @@ impl<const D: usize> Unsteady<D> {
         space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
         let poisson_lu = factor(&stiffness1, &phi_fixed)?;
         let mass1_lu = factor(&mass1, &vec![false; n1])?;
-        let coords = space.coordinates(mesh);
+        let coords = space.coordinates().to_vec();
         let seconds = StepSeconds {
             setup: start.elapsed().as_secs_f64(),
             ..StepSeconds::default()
@@ -344,14 +345,13 @@ fn load<const D: usize>(
         .fold(
             || vec![0.0; D * n2],
             |mut out, c| {
-                let p = mesh.cell_points(c);
-                let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+                let map = space.cell_map(mesh, c);
                 let dofs = space.dofs(c);
                 for (l, w) in rule.points.iter().zip(&rule.weights) {
+                    let Local {
+                        x, phi, grad, measure, ..
+                    } = map.at(l);
                     let w = w * measure;
-                    let phi = p2_values::<D>(l);
-                    let grad = p2_gradients::<D>(l, &grad_l);
-                    let x: Point<D> = (0..=D).map(|k| p[k] * l[k]).sum();
                     let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
                     let value = (f(&x, t) - g * v) * w;
                     for i in 0..nb {
@@ -382,18 +382,23 @@ fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) 
     let parts: Vec<[Entries; 5]> = (0..mesh.num_cells() as u32)
         .into_par_iter()
         .map(|c| {
-            let p = mesh.cell_points(c);
-            let (grad_l, measure) = barycentric_gradients::<D>(&p[..D + 1]);
+            let map = space.cell_map(mesh, c);
             let dofs = space.dofs(c);
             let vertices = mesh.cell(c);
             let mut m2 = [[0.0; 10]; 10];
             let mut k2 = [[0.0; 10]; 10];
             let mut b = [[[0.0; 3]; 10]; 4];
             let mut m1 = [[0.0; 4]; 4];
+            let mut k1 = [[0.0; 4]; 4];
             for (l, w) in rule.points.iter().zip(&rule.weights) {
+                let Local {
+                    phi,
+                    grad,
+                    grad_l,
+                    measure,
+                    ..
+                } = map.at(l);
                 let w = w * measure;
-                let phi = p2_values::<D>(l);
-                let grad = p2_gradients::<D>(l, &grad_l);
                 for i in 0..nb {
                     for j in 0..nb {
                         m2[i][j] += w * phi[i] * phi[j];
@@ -408,6 +413,7 @@ fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) 
                 for a in 0..=D {
                     for e in 0..=D {
                         m1[a][e] += w * l[a] * l[e];
+                        k1[a][e] += w * grad_l[a].dot(&grad_l[e]);
                     }
                 }
             }
@@ -426,7 +432,7 @@ fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) 
             for (a, &va) in vertices.iter().enumerate() {
                 for (e, &ve) in vertices.iter().enumerate() {
                     out[3].push((va, ve, m1[a][e]));
-                    out[4].push((va, ve, measure * grad_l[a].dot(&grad_l[e])));
+                    out[4].push((va, ve, k1[a][e]));
                 }
             }
             out
