@@ -182,6 +182,11 @@ pub struct SteadyProblem<'a, const D: usize> {
 }
 
 /// Solves a steady problem; returns the flow and the number of Newton iterations (0 for Stokes).
+///
+/// Newton starts from rest, so its first iteration is the Stokes solution. It stops when the
+/// velocity change, relative to the largest velocity, is below `tolerance`, or below
+/// `√tolerance` after falling at least tenfold: in Newton's quadratic regime the error left is
+/// then about the square of the change, which saves the last, confirming iteration.
 pub fn solve_steady<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
@@ -190,12 +195,16 @@ pub fn solve_steady<const D: usize>(
     max_iterations: usize,
 ) -> Result<(FlowField<D>, usize), FluidError> {
     problem.boundary.check(mesh)?;
-    let mut flow = solve_linear(mesh, space, problem, None, &mut None)?;
     if !problem.convection {
-        return Ok((flow, 0));
+        return Ok((solve_linear(mesh, space, problem, None, &mut None)?, 0));
     }
+    let mut flow = FlowField {
+        velocity: vec![Vector::<D>::zeros(); space.len()],
+        pressure: vec![0.0; mesh.num_points()],
+    };
     // Every Newton matrix has the same pattern: its symbolic factorisation is computed once.
     let mut symbolic = None;
+    let mut previous = f64::INFINITY;
     for iteration in 1..=max_iterations {
         let next = solve_linear(mesh, space, problem, Some(&flow), &mut symbolic)?;
         let change = next
@@ -206,9 +215,11 @@ pub fn solve_steady<const D: usize>(
             .fold(0.0, f64::max);
         let scale = next.velocity.iter().map(|v| v.amax()).fold(f64::MIN_POSITIVE, f64::max);
         flow = next;
-        if change <= tolerance * scale {
+        let relative = change / scale;
+        if relative <= tolerance || (relative <= tolerance.sqrt() && relative <= 0.1 * previous) {
             return Ok((flow, iteration));
         }
+        previous = relative;
     }
     Err(FluidError::Solve(format!(
         "Newton's method did not converge in {max_iterations} iterations"
