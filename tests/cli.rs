@@ -309,3 +309,52 @@ fn run_of_a_fluid_case_prints_and_writes_the_coefficients() {
     }
     assert!((summary["drag_coefficient"].as_f64().unwrap() - 5.5795).abs() < 0.03);
 }
+
+#[test]
+fn check_runs_a_case_and_judges_its_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let mesh = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/schafer_turek_2d_coarse.msh");
+    let text = std::fs::read_to_string("cases/schafer_turek_2d1.toml")
+        .unwrap()
+        .replace("../meshes/schafer_turek_2d_medium.msh", mesh.to_str().unwrap());
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let good = write("good.toml", &text);
+    let (ok, stdout, err) = tumble(&["check", &good, "--out", out, "--quiet"]);
+    assert!(ok, "{err}");
+    assert_eq!(stdout.matches(" ok").count(), 3, "{stdout}");
+
+    let failing = write("failing.toml", &text.replace("[5.551638, 5.607432]", "[5.6, 5.7]"));
+    let (ok, stdout, err) = tumble(&["check", &failing, "--out", out, "--quiet"]);
+    assert!(
+        !ok && stdout.contains("FAILED") && err.contains("1 of 3 checks failed"),
+        "{stdout}\n{err}"
+    );
+
+    let unknown = write(
+        "unknown.toml",
+        &text.replace("drag_coefficient = [", "drag_coeficient = ["),
+    );
+    let (ok, _, err) = tumble(&["check", &unknown, "--out", out, "--quiet"]);
+    assert!(
+        !ok && err.contains("`check.drag_coeficient`: summary.json has no `drag_coeficient`; its numbers are:")
+            && err.contains("drag_coefficient"),
+        "{err}"
+    );
+
+    let inverted = write("inverted.toml", &text.replace("[5.551638, 5.607432]", "[5.7, 5.6]"));
+    let (ok, _, err) = tumble(&["check", &inverted, "--quiet"]);
+    assert!(
+        !ok && err.contains("`check.drag_coefficient`: expected [low, high] with low ≤ high"),
+        "{err}"
+    );
+
+    let none = write("none.toml", &text[..text.find("[check]").unwrap()]);
+    let (ok, _, err) = tumble(&["check", &none, "--quiet"]);
+    assert!(!ok && err.contains("has no [check] table"), "{err}");
+}

@@ -4,10 +4,12 @@
 //! Errors name the file and the field (or the body) and say what is expected; nothing in a case
 //! file can make `tumble` panic.
 
+pub mod check;
 mod fluid;
 mod run;
 pub mod schema;
 
+pub use check::CheckResult;
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use run::{run, Summary};
 pub use schema::CaseFile;

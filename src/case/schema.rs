@@ -29,6 +29,9 @@ pub struct CaseFile {
     pub drag: Option<DragSpec>,
     /// What to write; default: see [`OutputSpec`].
     pub output: Option<OutputSpec>,
+    /// Intervals the results must fall in, by key of `summary.json` (see [`super::check`]);
+    /// `tumble check` evaluates them.
+    pub check: Option<std::collections::BTreeMap<String, [f64; 2]>>,
 }
 
 /// The domain: a box meshed by `tumble` or a Gmsh mesh.

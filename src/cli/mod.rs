@@ -21,6 +21,9 @@ pub struct Cli {
 enum Command {
     /// Run a case file (example: tumble run cases/dry_disk_wall.toml --out out/disk).
     Run(run::RunArgs),
+    /// Run a case and check its results against the intervals of its [check] table; fails if
+    /// any is outside (example: tumble check cases/schafer_turek_2d2.toml).
+    Check(run::RunArgs),
     /// Inspect and convert meshes (example: tumble mesh info meshes/disk_r3.msh).
     #[command(subcommand)]
     Mesh(mesh::MeshCommand),
@@ -36,6 +39,7 @@ enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(r) => run::run(r),
+        Command::Check(r) => run::check(r),
         Command::Mesh(m) => mesh::run(m),
         Command::Distance(d) => distance::run(d),
         Command::Bench(b) => bench::run(b),

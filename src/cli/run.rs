@@ -1,4 +1,5 @@
-//! `tumble run CASE.toml [--out DIR]`: runs a case with a progress bar.
+//! `tumble run CASE.toml [--out DIR]`: runs a case with a progress bar; `tumble check CASE.toml`
+//! runs it and checks its results against the case's `[check]` intervals.
 
 use anyhow::Result;
 use clap::Args;
@@ -24,12 +25,43 @@ pub struct RunArgs {
 /// Runs the case.
 pub fn run(args: RunArgs) -> Result<()> {
     let case = Case::load(&args.case)?;
+    run_any(&case, &args).map(|_| ())
+}
+
+/// Runs the case and checks its `[check]` intervals: an error if any value falls outside.
+pub fn check(args: RunArgs) -> Result<()> {
+    let case = Case::load(&args.case)?;
+    if case.check_ranges()?.is_empty() {
+        anyhow::bail!("{}: the case has no [check] table to check", args.case.display());
+    }
+    let summary = run_any(&case, &args)?;
+    let results = case.check(&summary)?;
+    println!("{:<24} {:>14}   interval", "check", "value");
+    for r in &results {
+        println!(
+            "{:<24} {:>14}   [{}, {}]  {}",
+            r.key,
+            r.value.map_or("none".to_string(), |v| format!("{v:.6}")),
+            r.range[0],
+            r.range[1],
+            if r.passed { "ok" } else { "FAILED" }
+        );
+    }
+    let failed = results.iter().filter(|r| !r.passed).count();
+    if failed > 0 {
+        anyhow::bail!("{}: {failed} of {} checks failed", args.case.display(), results.len());
+    }
+    Ok(())
+}
+
+/// Runs a dry or fluid case; returns its summary as JSON.
+fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let fluid = case.file.fluid.is_some();
     match (case.file.dimension, fluid) {
-        (2, false) => run_dim::<2>(&case, &args),
-        (3, false) => run_dim::<3>(&case, &args),
-        (2, true) => run_flow_dim::<2>(&case, &args),
-        (3, true) => run_flow_dim::<3>(&case, &args),
+        (2, false) => run_dim::<2>(case, args),
+        (3, false) => run_dim::<3>(case, args),
+        (2, true) => run_flow_dim::<2>(case, args),
+        (3, true) => run_flow_dim::<3>(case, args),
         (d, _) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
     }
 }
@@ -53,7 +85,7 @@ fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("out").join(case.name()))
 }
 
-fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<()> {
+fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let start = Instant::now();
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
@@ -96,10 +128,10 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<()> {
     show("drag_coefficient_max", s.drag_coefficient_max);
     show("lift_coefficient_max", s.lift_coefficient_max);
     show("strouhal_number", s.strouhal_number);
-    Ok(())
+    Ok(serde_json::to_value(&s)?)
 }
 
-fn run_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<()>
+fn run_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -134,5 +166,5 @@ where
         summary.broad_phase,
         out.display()
     );
-    Ok(())
+    Ok(serde_json::to_value(&summary)?)
 }
