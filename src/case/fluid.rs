@@ -432,17 +432,7 @@ pub fn run_flow<const D: usize>(
     }
     summary.wall_seconds = setup_seconds + start.elapsed().as_secs_f64();
     summary.seconds = seconds;
-    let path = out.join("summary.json");
-    crate::io::write_atomically(&path, |w| {
-        serde_json::to_writer_pretty(&mut *w, &summary).map_err(|e| OutputError::Encode {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        writeln!(w).map_err(|cause| OutputError::Io {
-            path: path.clone(),
-            cause,
-        })
-    })?;
+    crate::io::write_json(&out.join("summary.json"), &summary)?;
     result.map(|()| summary)
 }
 

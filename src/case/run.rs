@@ -192,17 +192,7 @@ where
             })
             .collect(),
     };
-    let path = out.join("summary.json");
-    crate::io::write_atomically(&path, |w| {
-        serde_json::to_writer_pretty(&mut *w, &summary).map_err(|e| OutputError::Encode {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        writeln!(w).map_err(|cause| OutputError::Io {
-            path: path.clone(),
-            cause,
-        })
-    })?;
+    crate::io::write_json(&out.join("summary.json"), &summary)?;
     match failure {
         Some(e) => Err(e),
         None => Ok(summary),

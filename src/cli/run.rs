@@ -66,7 +66,9 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     }
 }
 
-fn progress_bar(quiet: bool) -> ProgressBar {
+/// Calls `run` with a progress callback `(step, steps)` that drives a progress bar (hidden if
+/// `quiet`), cleared at the end.
+fn with_progress<T>(quiet: bool, run: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> T {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -76,7 +78,12 @@ fn progress_bar(quiet: bool) -> ProgressBar {
         ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar
+    let result = run(&mut |s, n| {
+        bar.set_length(n as u64);
+        bar.set_position(s as u64);
+    });
+    bar.finish_and_clear();
+    result
 }
 
 fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
@@ -90,13 +97,7 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_jso
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
     let out = output_dir(case, args);
-    let bar = progress_bar(args.quiet);
-    let summary = run_flow(case, &flow, &out, setup, &mut |s, n| {
-        bar.set_length(n as u64);
-        bar.set_position(s as u64);
-    });
-    bar.finish_and_clear();
-    let s = summary?;
+    let s = with_progress(args.quiet, |progress| run_flow(case, &flow, &out, setup, progress))?;
     println!(
         "{}: {} flow, {} cells, {} unknowns, {:.2} s; output in {}",
         s.case,
@@ -147,13 +148,7 @@ where
         );
     }
     let out = output_dir(case, args);
-    let bar = progress_bar(args.quiet);
-    let summary = run_case(case, &mut sim, &out, setup, &mut |s, n| {
-        bar.set_length(n as u64);
-        bar.set_position(s as u64);
-    });
-    bar.finish_and_clear();
-    let summary = summary?;
+    let summary = with_progress(args.quiet, |progress| run_case(case, &mut sim, &out, setup, progress))?;
     println!(
         "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase); output in {}",
         summary.case,

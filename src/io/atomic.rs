@@ -33,3 +33,17 @@ where
     }
     result
 }
+
+/// Writes `value` as pretty-printed JSON (with a final newline) to `path`, whole.
+pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), OutputError> {
+    write_atomically(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value).map_err(|e| OutputError::Encode {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        writeln!(w).map_err(|cause| OutputError::Io {
+            path: path.to_path_buf(),
+            cause,
+        })
+    })
+}
