@@ -50,6 +50,9 @@ pub struct StepSeconds {
 /// The work vectors of a step, allocated once.
 struct Work<const D: usize> {
     extrapolated: Vec<Vector<D>>,
+    /// Each cell's load vector (then scattered into `load`): no per-thread full-size vectors.
+    cell_load: Vec<[Vector<D>; 10]>,
+    load: Vec<f64>,
     p_hat: Vec<f64>,
     gradient: Vec<f64>,
     history: Vec<f64>,
@@ -63,9 +66,11 @@ struct Work<const D: usize> {
 }
 
 impl<const D: usize> Work<D> {
-    fn new(n2: usize, n1: usize) -> Self {
+    fn new(n2: usize, n1: usize, cells: usize) -> Self {
         Work {
             extrapolated: vec![Vector::<D>::zeros(); n2],
+            cell_load: vec![[Vector::<D>::zeros(); 10]; cells],
+            load: vec![0.0; D * n2],
             p_hat: vec![0.0; n1],
             gradient: vec![0.0; D * n2],
             history: vec![0.0; n2],
@@ -197,7 +202,7 @@ impl<const D: usize> Unsteady<D> {
             older: initial.velocity.clone(),
             phi: vec![0.0; n1],
             phi_previous: vec![0.0; n1],
-            work: Work::new(n2, n1),
+            work: Work::new(n2, n1, mesh.num_cells()),
             flow: initial,
             time: t0,
             start: t0,
@@ -255,10 +260,16 @@ impl<const D: usize> Unsteady<D> {
             *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
         }
         // Force minus convection, tested with every P2 function, component-major.
-        let mut load = load(&self.space, mesh, f, t, &w.extrapolated);
-        for (l, p) in load.iter_mut().zip(&self.pressure_load) {
-            *l += p;
+        load(&self.space, mesh, f, t, &w.extrapolated, &mut w.cell_load);
+        w.load.copy_from_slice(&self.pressure_load);
+        for (c, local) in w.cell_load.iter().enumerate() {
+            for (&dof, value) in self.space.dofs(c as u32).iter().zip(local) {
+                for d in 0..D {
+                    w.load[d * n2 + dof as usize] += value[d];
+                }
+            }
         }
+        let load = &w.load;
         self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         for d in 0..D {
             for (k, h) in w.history.iter_mut().enumerate() {
@@ -328,48 +339,34 @@ impl<const D: usize> Unsteady<D> {
     }
 }
 
-/// `(f(t) − (u·∇)u, φ_i)` for every P2 function and component, component-major; each thread sums
-/// its cells into its own vector, and the vectors are added.
+/// `(f(t) − (u·∇)u, φ_i)` for the P2 functions of every cell, in parallel over cells into
+/// `out[c][i]` (the caller scatters them: no thread needs a vector of the whole mesh).
 fn load<const D: usize>(
     space: &P2Space<D>,
     mesh: &SimplexMesh<D>,
     f: TimeField<D>,
     t: f64,
     u: &[Vector<D>],
-) -> Vec<f64> {
-    let n2 = space.len();
+    out: &mut [[Vector<D>; 10]],
+) {
     let nb = p2_count(D);
     let rule = Quadrature::<D>::exact_to(5);
-    (0..mesh.num_cells() as u32)
-        .into_par_iter()
-        .fold(
-            || vec![0.0; D * n2],
-            |mut out, c| {
-                let map = space.cell_map(mesh, c);
-                let dofs = space.dofs(c);
-                for (l, w) in rule.points.iter().zip(&rule.weights) {
-                    let Local {
-                        x, phi, grad, measure, ..
-                    } = map.at(l);
-                    let w = w * measure;
-                    let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
-                    let value = (f(&x, t) - g * v) * w;
-                    for i in 0..nb {
-                        for d in 0..D {
-                            out[d * n2 + dofs[i] as usize] += value[d] * phi[i];
-                        }
-                    }
-                }
-                out
-            },
-        )
-        .reduce(
-            || vec![0.0; D * n2],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        )
+    out.par_iter_mut().enumerate().for_each(|(c, local)| {
+        let c = c as u32;
+        *local = [Vector::<D>::zeros(); 10];
+        let map = space.cell_map(mesh, c);
+        let dofs = space.dofs(c);
+        for (l, w) in rule.points.iter().zip(&rule.weights) {
+            let Local {
+                x, phi, grad, measure, ..
+            } = map.at(l);
+            let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
+            let value = (f(&x, t) - g * v) * (w * measure);
+            for i in 0..nb {
+                local[i] += value * phi[i];
+            }
+        }
+    });
 }
 
 /// The constant matrices: P2 mass and stiffness (scalar), the divergence `B` (`n1 × D n2`,
