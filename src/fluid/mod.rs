@@ -12,6 +12,7 @@ pub mod post;
 pub mod quadrature;
 pub mod space;
 pub mod sparse;
+pub mod spd;
 pub mod steady;
 pub mod unsteady;
 

@@ -1,8 +1,7 @@
 //! A compressed-row sparse matrix for the products a time step needs (mass times history, the
 //! divergence of a velocity, the gradient of a pressure), built once from triplets; faer holds the
-//! factorisations.
+//! factorisations (see [`super::spd`]).
 
-use faer::sparse::{SparseColMat, Triplet};
 use rayon::prelude::*;
 
 /// A sparse matrix in compressed rows.
@@ -67,20 +66,16 @@ impl Csr {
         }
     }
 
-    /// The same matrix with the rows flagged in `identity` replaced by rows of the identity, for
-    /// faer.
-    pub fn to_faer_with_identity_rows(&self, identity: &[bool]) -> SparseColMat<usize, f64> {
-        let mut t = Vec::with_capacity(self.values.len());
-        for (r, &replace) in identity.iter().enumerate().take(self.rows) {
-            if replace {
-                t.push(Triplet::new(r, r, 1.0));
-                continue;
-            }
-            for k in self.offsets[r]..self.offsets[r + 1] {
-                t.push(Triplet::new(r, self.indices[k] as usize, self.values[k]));
-            }
-        }
-        SparseColMat::try_new_from_triplets(self.rows, self.cols, &t).expect("indices within the matrix")
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Every stored entry as `(row, column, value)`, row by row.
+    pub fn entries(&self) -> impl Iterator<Item = (u32, u32, f64)> + '_ {
+        (0..self.rows).flat_map(move |r| {
+            (self.offsets[r]..self.offsets[r + 1]).map(move |k| (r as u32, self.indices[k], self.values[k]))
+        })
     }
 
     /// `a A + b B` for matrices of the same shape.

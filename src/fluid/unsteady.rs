@@ -25,11 +25,11 @@
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::sparse::Csr;
+use super::spd::SpdSolver;
 use super::steady::{velocity_in_cell, BoundaryConditions, FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
-use faer::sparse::linalg::solvers::Lu;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -91,9 +91,9 @@ pub struct Unsteady<const D: usize> {
     dt: f64,
     mass2: Csr,
     divergence: Csr,
-    velocity_lu: Lu<usize, f64>,
-    poisson_lu: Lu<usize, f64>,
-    mass1_lu: Lu<usize, f64>,
+    velocity_solver: SpdSolver,
+    poisson_solver: SpdSolver,
+    mass1_solver: SpdSolver,
     /// The P2 dofs of each velocity condition, in the order of `boundary.velocity`.
     fixed: Vec<Vec<u32>>,
     phi_fixed: Vec<bool>,
@@ -157,12 +157,10 @@ impl<const D: usize> Unsteady<D> {
             fixed.push(dofs);
         }
         let velocity = Csr::combine(1.5 / dt, &mass2, nu, &stiffness2);
-        let factor = |m: &Csr, rows: &[bool]| {
-            m.to_faer_with_identity_rows(rows)
-                .sp_lu()
-                .map_err(|e| FluidError::Solve(format!("{e:?}")))
+        let factor = |m: &Csr, prescribed: &[bool], columns: usize| {
+            SpdSolver::new(m, prescribed, columns, D == 3).map_err(FluidError::Solve)
         };
-        let velocity_lu = factor(&velocity, &is_fixed)?;
+        let velocity_solver = factor(&velocity, &is_fixed, D)?;
         let mut phi_fixed = vec![false; n1];
         if boundary.pressure.is_empty() {
             phi_fixed[0] = true;
@@ -177,8 +175,8 @@ impl<const D: usize> Unsteady<D> {
         }
         let mut pressure_load = vec![0.0; D * n2];
         space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
-        let poisson_lu = factor(&stiffness1, &phi_fixed)?;
-        let mass1_lu = factor(&mass1, &vec![false; n1])?;
+        let poisson_solver = factor(&stiffness1, &phi_fixed, 1)?;
+        let mass1_solver = factor(&mass1, &vec![false; n1], 1)?;
         let coords = space.coordinates().to_vec();
         let seconds = StepSeconds {
             setup: start.elapsed().as_secs_f64(),
@@ -190,9 +188,9 @@ impl<const D: usize> Unsteady<D> {
             dt,
             mass2,
             divergence,
-            velocity_lu,
-            poisson_lu,
-            mass1_lu,
+            velocity_solver,
+            poisson_solver,
+            mass1_solver,
             fixed,
             phi_fixed,
             pressure_load,
@@ -291,7 +289,7 @@ impl<const D: usize> Unsteady<D> {
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.velocity_lu.solve_in_place(w.velocity.as_mut());
+        self.velocity_solver.solve_in_place(w.velocity.as_mut());
         for k in 0..D * n2 {
             w.flat[k] = w.velocity[(k % n2, k / n2)];
         }
@@ -306,8 +304,8 @@ impl<const D: usize> Unsteady<D> {
             // The L2 projection of ∇·ũ onto P1: M1 π = (∇·ũ, q) = −B ũ.
             w.projected[(k, 0)] = -w.divergence[k];
         }
-        self.poisson_lu.solve_in_place(w.phi.as_mut());
-        self.mass1_lu.solve_in_place(w.projected.as_mut());
+        self.poisson_solver.solve_in_place(w.phi.as_mut());
+        self.mass1_solver.solve_in_place(w.projected.as_mut());
         self.seconds.solve += start.elapsed().as_secs_f64();
 
         if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
