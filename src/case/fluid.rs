@@ -20,13 +20,11 @@ use crate::expr::Expr;
 use crate::fluid::{
     boundary_force, solve_steady, BoundaryConditions, FlowField, FluidError, P2Space, SteadyProblem, Unsteady,
 };
-use crate::io::{write_mesh_vtu, Field, OutputError, PvdSeries};
+use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use serde::Serialize;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// A fluid case, built: the mesh, the conditions and the parameters in the solver's units.
@@ -602,59 +600,31 @@ pub fn frequency(series: &[(f64, f64)]) -> Option<f64> {
 }
 
 /// `fluid.csv`, written to a `.part` file and renamed into place when done or failed.
-struct Csv {
-    file: BufWriter<File>,
-    part: PathBuf,
-    target: PathBuf,
-}
+struct Csv(PartFile);
 
 impl Csv {
     fn new(out: &Path, dimension: usize) -> Result<Csv, OutputError> {
-        let part = out.join("fluid.csv.part");
-        let file = File::create(&part).map_err(|cause| OutputError::Io {
-            path: part.clone(),
-            cause,
-        })?;
-        let mut csv = Csv {
-            file: BufWriter::new(file),
-            part,
-            target: out.join("fluid.csv"),
-        };
+        let mut file = PartFile::create(&out.join("fluid.csv"))?;
         let force = ["fx", "fy", "fz"][..dimension].join(",");
-        writeln!(
-            csv.file,
+        file.line(&format!(
             "time,{force},drag_coefficient,lift_coefficient,pressure_difference"
-        )
-        .map_err(|e| csv.io(e))?;
-        Ok(csv)
-    }
-
-    fn io(&self, cause: std::io::Error) -> OutputError {
-        OutputError::Io {
-            path: self.part.clone(),
-            cause,
-        }
+        ))?;
+        Ok(Csv(file))
     }
 
     fn row<const D: usize>(&mut self, time: f64, m: &Measured<D>) -> Result<(), OutputError> {
         let optional = |x: Option<f64>| x.map(|x| format!("{x:e}")).unwrap_or_default();
         let force: Vec<String> = m.force.iter().map(|x| format!("{x:e}")).collect();
-        writeln!(
-            self.file,
+        self.0.line(&format!(
             "{time},{},{},{},{}",
             force.join(","),
             optional(m.drag_coefficient),
             optional(m.lift_coefficient),
             optional(m.pressure_difference)
-        )
-        .map_err(|e| self.io(e))
+        ))
     }
 
-    fn finish(mut self) -> Result<(), OutputError> {
-        self.file.flush().map_err(|e| self.io(e))?;
-        std::fs::rename(&self.part, &self.target).map_err(|cause| OutputError::Io {
-            path: self.target.clone(),
-            cause,
-        })
+    fn finish(self) -> Result<(), OutputError> {
+        self.0.finish()
     }
 }

@@ -13,12 +13,10 @@
 
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
-use crate::io::{write_mesh_vtu, write_simplices_vtu, Field, OutputError, PvdSeries};
+use crate::io::{write_mesh_vtu, write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::Point;
 use crate::sim::Simulation;
 use serde::Serialize;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -207,8 +205,7 @@ pub(crate) fn step_count(end: f64, dt: f64) -> usize {
 /// The output files of a run in progress.
 struct Writer {
     out: PathBuf,
-    csv: BufWriter<File>,
-    csv_part: PathBuf,
+    csv: PartFile,
     series: PvdSeries,
     fields: Option<PvdSeries>,
     count: usize,
@@ -216,26 +213,13 @@ struct Writer {
 
 impl Writer {
     fn new(out: &Path, fields: bool) -> Result<Writer, OutputError> {
-        let csv_part = out.join("bodies.csv.part");
-        let file = File::create(&csv_part).map_err(|cause| OutputError::Io {
-            path: csv_part.clone(),
-            cause,
-        })?;
         Ok(Writer {
             out: out.to_path_buf(),
-            csv: BufWriter::new(file),
-            csv_part,
+            csv: PartFile::create(&out.join("bodies.csv"))?,
             series: PvdSeries::new(out.join("series.pvd")),
             fields: fields.then(|| PvdSeries::new(out.join("fields.pvd"))),
             count: 0,
         })
-    }
-
-    fn io(&self, cause: std::io::Error) -> OutputError {
-        OutputError::Io {
-            path: self.csv_part.clone(),
-            cause,
-        }
     }
 
     /// One `bodies.csv` row per body (the header first).
@@ -249,7 +233,7 @@ impl Writer {
             } else {
                 "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz"
             };
-            writeln!(self.csv, "{header}").map_err(|e| self.io(e))?;
+            self.csv.line(header)?;
         }
         for (k, b) in sim.bodies.iter().enumerate() {
             let mut line = format!("{},{}", sim.time, b.name);
@@ -266,7 +250,7 @@ impl Writer {
                 line.push(',');
                 line.push_str(&format!("{x:e}"));
             }
-            writeln!(self.csv, "{line}").map_err(|e| self.io(e))?;
+            self.csv.line(&line)?;
         }
         self.count += 1;
         Ok(())
@@ -277,7 +261,7 @@ impl Writer {
     where
         Dim<D>: Kinematics<D>,
     {
-        self.csv.flush().map_err(|e| self.io(e))?;
+        self.csv.flush()?;
         let step = sim.steps;
         let mut points: Vec<Point<D>> = Vec::new();
         let mut cells: Vec<u32> = Vec::new();
@@ -330,9 +314,7 @@ impl Writer {
     }
 
     /// Flushes `bodies.csv` and renames it into place.
-    fn finish(mut self) -> Result<(), OutputError> {
-        self.csv.flush().map_err(|e| self.io(e))?;
-        let target = self.out.join("bodies.csv");
-        std::fs::rename(&self.csv_part, &target).map_err(|cause| OutputError::Io { path: target, cause })
+    fn finish(self) -> Result<(), OutputError> {
+        self.csv.finish()
     }
 }

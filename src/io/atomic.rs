@@ -47,3 +47,56 @@ pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Out
         })
     })
 }
+
+/// A file written line by line as `<name>.part` and renamed to its name by
+/// [`finish`](Self::finish): a reader never takes a growing file for a finished one, and a run that
+/// fails midway still renames what it wrote.
+pub struct PartFile {
+    file: BufWriter<File>,
+    part: std::path::PathBuf,
+    target: std::path::PathBuf,
+}
+
+impl PartFile {
+    /// Creates `<path>.part`.
+    pub fn create(path: &Path) -> Result<PartFile, OutputError> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".part");
+        let part = path.with_file_name(name);
+        let file = File::create(&part).map_err(|cause| OutputError::Io {
+            path: part.clone(),
+            cause,
+        })?;
+        Ok(PartFile {
+            file: BufWriter::new(file),
+            part,
+            target: path.to_path_buf(),
+        })
+    }
+
+    fn io(&self, cause: std::io::Error) -> OutputError {
+        OutputError::Io {
+            path: self.part.clone(),
+            cause,
+        }
+    }
+
+    /// Appends `text` and a newline.
+    pub fn line(&mut self, text: &str) -> Result<(), OutputError> {
+        writeln!(self.file, "{text}").map_err(|e| self.io(e))
+    }
+
+    /// Writes out what is buffered (the `.part` file then holds every line so far).
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.file.flush().map_err(|e| self.io(e))
+    }
+
+    /// Flushes and renames the file to its name.
+    pub fn finish(mut self) -> Result<(), OutputError> {
+        self.flush()?;
+        std::fs::rename(&self.part, &self.target).map_err(|cause| OutputError::Io {
+            path: self.target.clone(),
+            cause,
+        })
+    }
+}

@@ -6,7 +6,7 @@ mod atomic;
 mod pvd;
 mod vtu;
 
-pub use atomic::{write_atomically, write_json};
+pub use atomic::{write_atomically, write_json, PartFile};
 pub use pvd::PvdSeries;
 pub use vtu::{write_mesh_vtu, write_simplices_vtu, Field};
 
