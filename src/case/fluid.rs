@@ -18,7 +18,7 @@ use super::schema::{ConditionSpec, NumberOrExpr};
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    boundary_force, solve_steady, BoundaryConditions, FlowField, FluidError, P2Space, SteadyProblem, Unsteady,
+    solve_steady, BoundaryConditions, BoundaryForce, FlowField, FluidError, P2Space, SteadyProblem, Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
@@ -47,6 +47,8 @@ pub struct FlowCase<const D: usize> {
     pub convection: bool,
     /// What to measure.
     pub report: Report,
+    /// The force on the reported marker, set up once.
+    force: Option<BoundaryForce>,
 }
 
 /// The quantities a case reports.
@@ -281,7 +283,12 @@ impl Case {
                 .curve_boundary(&mesh, &[marker], |x| centre + (x - centre).normalize() * radius)
                 .map_err(|e| self.invalid(&field, e.to_string()))?;
         }
+        let force = match report.marker {
+            Some(m) => Some(BoundaryForce::new(&mesh, &space, m).map_err(|e| self.fluid_error(e))?),
+            None => None,
+        };
         Ok(FlowCase {
+            force,
             mesh,
             space,
             boundary,
@@ -315,7 +322,7 @@ impl Case {
 
 impl<const D: usize> FlowCase<D> {
     /// The reported quantities of `flow` (with `∂u/∂t` for an unsteady flow), in the case's units.
-    fn measure(&self, flow: &FlowField<D>, acceleration: Option<&[Vector<D>]>) -> Result<Measured<D>, FluidError> {
+    fn measure(&self, flow: &FlowField<D>, acceleration: Option<&[Vector<D>]>) -> Measured<D> {
         let mut m = Measured::<D> {
             force: Vector::<D>::zeros(),
             drag_coefficient: None,
@@ -323,16 +330,8 @@ impl<const D: usize> FlowCase<D> {
             pressure_difference: None,
         };
         let g = self.gravity;
-        if let Some(marker) = self.report.marker {
-            let f = boundary_force(
-                &self.mesh,
-                &self.space,
-                self.nu,
-                &|_: &Point<D>| g,
-                flow,
-                acceleration,
-                marker,
-            )?;
+        if let Some(force) = &self.force {
+            let f = force.compute(&self.mesh, &self.space, self.nu, &|_: &Point<D>| g, flow, acceleration);
             m.force = f * self.density;
             if let Some((u, l)) = self.report.reference {
                 let scale = 2.0 / (u * u * l);
@@ -351,7 +350,7 @@ impl<const D: usize> FlowCase<D> {
             };
             m.pressure_difference = Some(self.density * (p(&points[0]) - p(&points[1])));
         }
-        Ok(m)
+        m
     }
 
     /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
@@ -462,7 +461,7 @@ fn run_steady<const D: usize>(
     seconds.assembly = t.elapsed().as_secs_f64();
     summary.newton_iterations = Some(iterations);
     let t = Instant::now();
-    let m = flow.measure(&solution, None).map_err(|e| case.fluid_error(e))?;
+    let m = flow.measure(&solution, None);
     record(summary, &m, flow.report.marker.is_some());
     seconds.report = t.elapsed().as_secs_f64();
     let t = Instant::now();
@@ -506,6 +505,7 @@ fn run_unsteady<const D: usize>(
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
     let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };
     let mut history: Vec<(f64, Measured<D>)> = Vec::new();
+    let mut acceleration = vec![Vector::<D>::zeros(); flow.space.len()];
     let g = flow.gravity;
 
     let write = |stepper: &Unsteady<D>, series: &mut PvdSeries| -> Result<(), OutputError> {
@@ -526,14 +526,8 @@ fn run_unsteady<const D: usize>(
         }
         if reporting {
             let t = Instant::now();
-            let acceleration = stepper.acceleration();
-            match flow.measure(&stepper.flow, Some(&acceleration)) {
-                Ok(m) => history.push((stepper.time, m)),
-                Err(e) => {
-                    failure = Some(case.fluid_error(e));
-                    break;
-                }
-            }
+            stepper.acceleration(&mut acceleration);
+            history.push((stepper.time, flow.measure(&stepper.flow, Some(&acceleration))));
             seconds.report += t.elapsed().as_secs_f64();
         }
         let t = Instant::now();

@@ -16,7 +16,7 @@ pub mod spd;
 pub mod steady;
 pub mod unsteady;
 
-pub use forces::boundary_force;
+pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};

@@ -224,21 +224,18 @@ impl<const D: usize> Unsteady<D> {
         self.nu
     }
 
-    /// `∂u/∂t` now, at every P2 dof, by the scheme's own formula: BDF2
+    /// `∂u/∂t` now, at every P2 dof, into `out`, by the scheme's own formula: BDF2
     /// `(3u^{k+1} − 4u^k + u^{k−1})/(2Δt)`, backward Euler after the first step, zero before it
-    /// (for the force on a boundary, [`super::boundary_force`]).
-    pub fn acceleration(&self) -> Vec<Vector<D>> {
+    /// (for the force on a boundary, [`super::BoundaryForce`]).
+    pub fn acceleration(&self, out: &mut [Vector<D>]) {
         let dt = self.dt;
         let u = &self.flow.velocity;
-        match self.steps {
-            0 => vec![Vector::<D>::zeros(); u.len()],
-            1 => u.iter().zip(&self.previous).map(|(a, b)| (a - b) / dt).collect(),
-            _ => u
-                .iter()
-                .zip(&self.previous)
-                .zip(&self.older)
-                .map(|((a, b), c)| (a * 3.0 - b * 4.0 + c) / (2.0 * dt))
-                .collect(),
+        for (k, a) in out.iter_mut().enumerate() {
+            *a = match self.steps {
+                0 => Vector::<D>::zeros(),
+                1 => (u[k] - self.previous[k]) / dt,
+                _ => (u[k] * 3.0 - self.previous[k] * 4.0 + self.older[k]) / (2.0 * dt),
+            };
         }
     }
 
