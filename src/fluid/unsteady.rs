@@ -99,7 +99,6 @@ pub struct Unsteady<const D: usize> {
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
-    coords: Vec<Point<D>>,
     boundary: BoundaryConditions<D>,
     previous: Vec<Vector<D>>,
     /// The velocity before `previous` (for the BDF2 acceleration).
@@ -177,7 +176,6 @@ impl<const D: usize> Unsteady<D> {
         space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
         let poisson_solver = factor(&stiffness1, &phi_fixed, 1)?;
         let mass1_solver = factor(&mass1, &vec![false; n1], 1)?;
-        let coords = space.coordinates().to_vec();
         let seconds = StepSeconds {
             setup: start.elapsed().as_secs_f64(),
             ..StepSeconds::default()
@@ -194,7 +192,6 @@ impl<const D: usize> Unsteady<D> {
             fixed,
             phi_fixed,
             pressure_load,
-            coords,
             boundary,
             previous: initial.velocity.clone(),
             older: initial.velocity.clone(),
@@ -277,7 +274,7 @@ impl<const D: usize> Unsteady<D> {
         }
         for ((_, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
             for &k in dofs {
-                let value = g(&self.coords[k as usize], t);
+                let value = g(&self.space.coordinates()[k as usize], t);
                 for d in 0..D {
                     w.velocity[(k as usize, d)] = value[d];
                 }
