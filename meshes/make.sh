@@ -18,3 +18,9 @@ gmsh -3 ball_r3.geo -setnumber h 0.4 -format msh41 -bin -o "ball_r3_h0.4.msh" > 
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.08 -setnumber hc 0.01 -format msh41 -bin -o schafer_turek_2d_coarse.msh > /dev/null
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.04 -setnumber hc 0.004 -format msh41 -bin -o schafer_turek_2d_medium.msh > /dev/null
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.025 -setnumber hc 0.0025 -format msh41 -bin -o schafer_turek_2d_fine.msh > /dev/null
+# Closed channel 2 × 12 for Stokes sedimentation, refined to hb around the disk's path (binary):
+# 3 316, 7 382 and 22 212 triangles.
+for hb in 0.02 0.01 0.005; do
+    gmsh -2 channel_box.geo -setnumber hb "$hb" -setnumber bx0 0.78 -setnumber bx1 1.22 -setnumber by0 5.78 \
+        -setnumber by1 6.22 -setnumber grow 0.5 -format msh41 -bin -o "stokes_sedimentation_$hb.msh" > /dev/null
+done

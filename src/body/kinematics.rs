@@ -58,6 +58,11 @@ pub trait Kinematics<const D: usize> {
     fn spin(w: &Self::Angular, r: &Vector<D>) -> Vector<D>;
     /// The inertia of a region with second-moment tensor `s` (about its centroid) and density `rho`.
     fn inertia(s: &SMatrix<f64, D, D>, rho: f64) -> Self::Inertia;
+    /// `J w` with `J` the unit-density inertia of second-moment tensor `s` (world frame): `tr S w`
+    /// in 2D, `(tr S 𝟙 − S) w` in 3D.
+    fn inertia_times(s: &SMatrix<f64, D, D>, w: &Self::Angular) -> Self::Angular;
+    /// `J⁻¹ t` for the same `J` (zero if `J` is singular).
+    fn inertia_solve(s: &SMatrix<f64, D, D>, t: &Self::Angular) -> Self::Angular;
     /// The angular acceleration `ω̇` of a body with body-frame inertia `i`, rotation `r` and angular
     /// velocity `w` under the torque `t` (Euler's equation in the world frame).
     fn angular_acceleration(
@@ -106,6 +111,17 @@ impl Kinematics<2> for Dim<2> {
     fn inertia(s: &SMatrix<f64, 2, 2>, rho: f64) -> f64 {
         rho * s.trace()
     }
+    fn inertia_times(s: &SMatrix<f64, 2, 2>, w: &f64) -> f64 {
+        s.trace() * w
+    }
+    fn inertia_solve(s: &SMatrix<f64, 2, 2>, t: &f64) -> f64 {
+        let j = s.trace();
+        if j > 0.0 {
+            t / j
+        } else {
+            0.0
+        }
+    }
     fn angular_acceleration(i: &f64, _: &f64, _: &f64, t: &f64) -> f64 {
         t / i
     }
@@ -151,6 +167,15 @@ impl Kinematics<3> for Dim<3> {
     }
     fn inertia(s: &Matrix3<f64>, rho: f64) -> Matrix3<f64> {
         (Matrix3::identity() * s.trace() - s) * rho
+    }
+    fn inertia_times(s: &Matrix3<f64>, w: &Vector3<f64>) -> Vector3<f64> {
+        Self::inertia(s, 1.0) * w
+    }
+    fn inertia_solve(s: &Matrix3<f64>, t: &Vector3<f64>) -> Vector3<f64> {
+        Self::inertia(s, 1.0)
+            .cholesky()
+            .map(|c| c.solve(t))
+            .unwrap_or_else(Vector3::zeros)
     }
     fn angular_acceleration(
         i: &Matrix3<f64>,

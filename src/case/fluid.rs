@@ -139,7 +139,7 @@ pub struct FlowSummary {
 }
 
 impl Case {
-    fn fluid_error(&self, cause: FluidError) -> CaseError {
+    pub(super) fn fluid_error(&self, cause: FluidError) -> CaseError {
         CaseError::Fluid {
             file: self.path.clone(),
             cause: Box::new(cause),
@@ -154,12 +154,6 @@ impl Case {
         };
         if f.dimension != D {
             return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
-        }
-        if !f.bodies.is_empty() {
-            return Err(self.invalid(
-                "bodies",
-                "bodies moving in the fluid are not supported yet; a fluid case has no [[bodies]]",
-            ));
         }
         let density = self.positive("fluid.density", spec.density.unwrap_or(1.0))?;
         let nu = self.positive("fluid.viscosity", spec.viscosity)? / density;
@@ -354,7 +348,7 @@ impl<const D: usize> FlowCase<D> {
     }
 
     /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
-    fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
+    pub(super) fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
         let n = self.mesh.num_points();
         let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.density).collect();
         let vorticity = flow.vorticity(&self.mesh, &self.space);
@@ -501,6 +495,7 @@ fn run_unsteady<const D: usize>(
         0.0,
     )
     .map_err(|e| case.fluid_error(e))?;
+    stepper.set_convection(flow.convection);
     seconds.setup += stepper.seconds.setup;
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
     let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };

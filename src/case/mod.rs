@@ -5,11 +5,13 @@
 //! file can make `tumble` panic.
 
 pub mod check;
+mod coupled;
 mod fluid;
 mod run;
 pub mod schema;
 
 pub use check::CheckResult;
+pub use coupled::{run_coupled, CoupledSeconds, CoupledSummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use run::{run, Summary};
 pub use schema::CaseFile;
@@ -200,6 +202,15 @@ impl Case {
                 "this case has a fluid: run it with `tumble run`, which builds the flow",
             ));
         }
+        self.simulation()
+    }
+
+    /// The bodies, walls, gravity and contact of the case (dry or in a fluid), checked at the start.
+    pub(crate) fn simulation<const D: usize>(&self) -> Result<Simulation<D>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let f = &self.file;
         let c = f
             .contact
             .as_ref()

@@ -12,9 +12,9 @@
 //! the end, or when the run fails, so a failed run keeps every row it computed.
 
 use super::{Case, CaseError};
-use crate::body::{Dim, Kinematics};
+use crate::body::{Angular, Dim, Kinematics};
 use crate::io::{write_mesh_vtu, write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
-use crate::math::Point;
+use crate::math::{Point, Vector};
 use crate::sim::Simulation;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -125,7 +125,7 @@ where
             vec![],
         )?;
     }
-    writer.rows(sim)?;
+    writer.rows(sim, None)?;
     if every > 0 {
         writer.snapshot(sim)?;
     }
@@ -144,7 +144,7 @@ where
         max_contacts = max_contacts.max(sim.contact.contacts.len());
         let t = Instant::now();
         if s % csv_every == 0 || s == steps {
-            writer.rows(sim)?;
+            writer.rows(sim, None)?;
         }
         if every > 0 && (s % every == 0 || s == steps) {
             writer.snapshot(sim)?;
@@ -202,8 +202,8 @@ pub(crate) fn step_count(end: f64, dt: f64) -> usize {
     ((end / dt) * (1.0 - 1e-12)).ceil().max(1.0) as usize
 }
 
-/// The output files of a run in progress.
-struct Writer {
+/// The output files of a run in progress (also used by fluid runs with bodies).
+pub(super) struct Writer {
     out: PathBuf,
     csv: PartFile,
     series: PvdSeries,
@@ -212,7 +212,7 @@ struct Writer {
 }
 
 impl Writer {
-    fn new(out: &Path, fields: bool) -> Result<Writer, OutputError> {
+    pub(super) fn new(out: &Path, fields: bool) -> Result<Writer, OutputError> {
         Ok(Writer {
             out: out.to_path_buf(),
             csv: PartFile::create(&out.join("bodies.csv"))?,
@@ -222,21 +222,40 @@ impl Writer {
         })
     }
 
-    /// One `bodies.csv` row per body (the header first).
-    fn rows<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
+    /// One `bodies.csv` row per body (the header first); with `hydro` (the hydrodynamic force and
+    /// torque on each body), their columns `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D)
+    /// follow the contact's.
+    pub(super) fn rows<const D: usize>(
+        &mut self,
+        sim: &Simulation<D>,
+        hydro: Option<(&[Vector<D>], &[Angular<D>])>,
+    ) -> Result<(), OutputError>
     where
         Dim<D>: Kinematics<D>,
     {
         if self.count == 0 && sim.steps == 0 {
-            let header = if D == 2 {
+            let mut header = if D == 2 {
                 "time,body,x,y,angle,vx,vy,omega,fx,fy,torque"
             } else {
                 "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz"
-            };
-            self.csv.line(header)?;
+            }
+            .to_string();
+            if hydro.is_some() {
+                header.push_str(if D == 2 {
+                    ",hx,hy,htorque"
+                } else {
+                    ",hx,hy,hz,htx,hty,htz"
+                });
+            }
+            self.csv.line(&header)?;
         }
         for (k, b) in sim.bodies.iter().enumerate() {
             let mut line = format!("{},{}", sim.time, b.name);
+            let hydro_columns = hydro.into_iter().flat_map(|(f, t)| {
+                f[k].iter()
+                    .copied()
+                    .chain(<Dim<D> as Kinematics<D>>::angular_components(&t[k]))
+            });
             let columns = b
                 .position
                 .iter()
@@ -245,7 +264,8 @@ impl Writer {
                 .chain(b.velocity.iter().copied())
                 .chain(<Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity))
                 .chain(sim.force[k].iter().copied())
-                .chain(<Dim<D> as Kinematics<D>>::angular_components(&sim.torque[k]));
+                .chain(<Dim<D> as Kinematics<D>>::angular_components(&sim.torque[k]))
+                .chain(hydro_columns);
             for x in columns {
                 line.push(',');
                 line.push_str(&format!("{x:e}"));
@@ -258,6 +278,16 @@ impl Writer {
 
     /// The bodies' boundaries (and fields) now.
     fn snapshot<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let name = self.bodies_vtu(sim)?;
+        self.series.push(sim.time, &name)?;
+        self.fields_vtu(sim)
+    }
+
+    /// Writes `bodies_NNNNNN.vtu` (the bodies' boundaries now) and returns its name.
+    pub(super) fn bodies_vtu<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<String, OutputError>
     where
         Dim<D>: Kinematics<D>,
     {
@@ -284,7 +314,15 @@ impl Writer {
             vec![Field::integer("body", &body), Field::vector("velocity", &velocity)],
             vec![],
         )?;
-        self.series.push(sim.time, &name)?;
+        Ok(name)
+    }
+
+    /// With `output.fields`, writes each body's lattice field now into `fields.pvd`.
+    pub(super) fn fields_vtu<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let step = sim.steps;
         if let Some(series) = &mut self.fields {
             let mut points: Vec<Point<D>> = Vec::new();
             let mut cells: Vec<u32> = Vec::new();
@@ -314,7 +352,7 @@ impl Writer {
     }
 
     /// Flushes `bodies.csv` and renames it into place.
-    fn finish(self) -> Result<(), OutputError> {
+    pub(super) fn finish(self) -> Result<(), OutputError> {
         self.csv.finish()
     }
 }

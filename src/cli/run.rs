@@ -7,7 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{run as run_case, run_flow, Case};
+use tumble::case::{run as run_case, run_coupled, run_flow, Case};
 
 /// Arguments of `tumble run`.
 #[derive(Args, Debug)]
@@ -57,12 +57,15 @@ pub fn check(args: RunArgs) -> Result<()> {
 /// Runs a dry or fluid case; returns its summary as JSON.
 fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let fluid = case.file.fluid.is_some();
-    match (case.file.dimension, fluid) {
-        (2, false) => run_dim::<2>(case, args),
-        (3, false) => run_dim::<3>(case, args),
-        (2, true) => run_flow_dim::<2>(case, args),
-        (3, true) => run_flow_dim::<3>(case, args),
-        (d, _) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
+    let bodies = !case.file.bodies.is_empty();
+    match (case.file.dimension, fluid, bodies) {
+        (2, false, _) => run_dim::<2>(case, args),
+        (3, false, _) => run_dim::<3>(case, args),
+        (2, true, false) => run_flow_dim::<2>(case, args),
+        (3, true, false) => run_flow_dim::<3>(case, args),
+        (2, true, true) => run_coupled_dim::<2>(case, args),
+        (3, true, true) => run_coupled_dim::<3>(case, args),
+        (d, ..) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
     }
 }
 
@@ -129,6 +132,45 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_jso
     show("drag_coefficient_max", s.drag_coefficient_max);
     show("lift_coefficient_max", s.lift_coefficient_max);
     show("strouhal_number", s.strouhal_number);
+    Ok(serde_json::to_value(&s)?)
+}
+
+fn run_coupled_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let start = Instant::now();
+    let flow = case.build_flow::<D>()?;
+    let setup = start.elapsed().as_secs_f64();
+    let out = output_dir(case, args);
+    let s = with_progress(args.quiet, |progress| run_coupled(case, &flow, &out, setup, progress))?;
+    println!(
+        "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps); output in {}",
+        s.case,
+        s.bodies,
+        s.cells,
+        s.steps,
+        s.time,
+        s.wall_seconds,
+        1e3 * (s.seconds.fluid + s.seconds.constraint + s.seconds.bodies) / s.steps.max(1) as f64,
+        s.constraint_iterations,
+        s.substeps,
+        out.display()
+    );
+    let show = |name: &str, x: Option<f64>| {
+        if let Some(x) = x {
+            println!("  {name:<20} {x:.6}");
+        }
+    };
+    show("terminal_velocity", s.terminal_velocity);
+    show("max_speed", Some(s.max_speed));
+    show("max_speed_time", Some(s.max_speed_time));
+    show("max_reynolds", Some(s.max_reynolds));
+    show("final_gap", s.final_gap);
+    show("min_body_gap", s.min_body_gap);
+    for w in &s.warnings {
+        eprintln!("warning: {w}");
+    }
     Ok(serde_json::to_value(&s)?)
 }
 

@@ -20,4 +20,4 @@ pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
-pub use unsteady::{StepSeconds, Unsteady};
+pub use unsteady::{Response, StepSeconds, Unsteady};

@@ -36,6 +36,10 @@ use std::time::Instant;
 /// A body force as a function of position and time.
 pub type TimeField<'a, const D: usize> = &'a (dyn Fn(&Point<D>, f64) -> Vector<D> + Sync);
 
+/// A constraint applied inside a step ([`Unsteady::step_constrained`]): it gets the space, the new
+/// velocity, which dofs carry a velocity condition, and the operator's responses.
+pub type Constraint<'a, const D: usize> = dyn FnMut(&P2Space<D>, &mut [Vector<D>], &[bool], &mut Response<'_, D>) + 'a;
+
 /// Seconds spent per phase, summed over steps.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StepSeconds {
@@ -96,6 +100,10 @@ pub struct Unsteady<const D: usize> {
     mass1_solver: SpdSolver,
     /// The P2 dofs of each velocity condition, in the order of `boundary.velocity`.
     fixed: Vec<Vec<u32>>,
+    /// Whether each P2 dof carries a velocity condition.
+    prescribed: Vec<bool>,
+    /// Navier–Stokes (`true`) or Stokes.
+    convection: bool,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -113,8 +121,39 @@ pub struct Unsteady<const D: usize> {
     start: f64,
     /// Steps done.
     pub steps: usize,
+    /// Velocity solves done for constraints ([`Response::solve`]), all steps.
+    pub constraint_solves: usize,
     /// Time spent.
     pub seconds: StepSeconds,
+}
+
+/// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
+/// what a constraint inside a step ([`Unsteady::step_constrained`]) needs to apply `A⁻¹`.
+pub struct Response<'a, const D: usize> {
+    solver: &'a mut SpdSolver,
+    columns: &'a mut Mat<f64>,
+    prescribed: &'a [bool],
+    solves: usize,
+}
+
+impl<const D: usize> Response<'_, D> {
+    /// `out = A⁻¹ Σ_j e_{at[j]} load[j]`: the velocity response to nodal loads at the dofs `at`
+    /// (zero at the prescribed dofs), every component at once.
+    pub fn solve(&mut self, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
+        self.columns.fill(0.0);
+        for (&k, l) in at.iter().zip(load) {
+            if !self.prescribed[k as usize] {
+                for d in 0..D {
+                    self.columns[(k as usize, d)] = l[d];
+                }
+            }
+        }
+        self.solver.solve_in_place(self.columns.as_mut());
+        for (k, u) in out.iter_mut().enumerate() {
+            *u = Vector::<D>::from_fn(|d, _| self.columns[(k, d)]);
+        }
+        self.solves += 1;
+    }
 }
 
 impl<const D: usize> Unsteady<D> {
@@ -190,6 +229,8 @@ impl<const D: usize> Unsteady<D> {
             poisson_solver,
             mass1_solver,
             fixed,
+            prescribed: is_fixed,
+            convection: true,
             phi_fixed,
             pressure_load,
             boundary,
@@ -202,6 +243,7 @@ impl<const D: usize> Unsteady<D> {
             time: t0,
             start: t0,
             steps: 0,
+            constraint_solves: 0,
             seconds,
         })
     }
@@ -219,6 +261,19 @@ impl<const D: usize> Unsteady<D> {
     /// The kinematic viscosity.
     pub fn viscosity(&self) -> f64 {
         self.nu
+    }
+
+    /// Drops (`false`) or keeps (`true`, the default) the convection term: Stokes flow.
+    pub fn set_convection(&mut self, on: bool) {
+        self.convection = on;
+    }
+
+    /// The current velocity at every P2 dof, the positions of the dofs and whether each carries a
+    /// velocity condition, for a constraint applied between steps (the rigid bodies' projection,
+    /// [`crate::sim::Coupled`]): the changed velocity is the one the next step starts from and the
+    /// one [`Self::acceleration`] differentiates. Dofs with a condition must keep their values.
+    pub fn velocity_mut(&mut self) -> (&mut [Vector<D>], &[Point<D>], &[bool]) {
+        (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
     }
 
     /// `∂u/∂t` now, at every P2 dof, into `out`, by the scheme's own formula: BDF2
@@ -239,6 +294,20 @@ impl<const D: usize> Unsteady<D> {
     /// Advances one step under the body force `f(x, t)`; an error names the step and the field
     /// if the solution stops being finite.
     pub fn step(&mut self, mesh: &SimplexMesh<D>, f: TimeField<D>) -> Result<(), FluidError> {
+        self.step_constrained(mesh, f, &mut |_, _, _, _| {})
+    }
+
+    /// [`Self::step`] with a constraint applied to the new velocity `ũ^{k+1}` between the velocity
+    /// solve and the pressure correction: `constrain(space, velocity, prescribed, response)` may
+    /// change the velocity of dofs without a velocity condition, using `response` to add
+    /// responses of the velocity operator to loads (the rigid bodies' constraint,
+    /// [`crate::sim::Coupled`]); the correction then sees the divergence of the changed field.
+    pub fn step_constrained(
+        &mut self,
+        mesh: &SimplexMesh<D>,
+        f: TimeField<D>,
+        constrain: &mut Constraint<'_, D>,
+    ) -> Result<(), FluidError> {
         let start = Instant::now();
         let (n2, n1, dt) = (self.space.len(), mesh.num_points(), self.dt);
         // From the start time, not by accumulation: `t` stays a round number of steps.
@@ -252,7 +321,15 @@ impl<const D: usize> Unsteady<D> {
             *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
         }
         // Force minus convection, tested with every P2 function, component-major.
-        load(&self.space, mesh, f, t, &w.extrapolated, &mut w.cell_load);
+        load(
+            &self.space,
+            mesh,
+            f,
+            t,
+            &w.extrapolated,
+            self.convection,
+            &mut w.cell_load,
+        );
         w.load.copy_from_slice(&self.pressure_load);
         for (c, local) in w.cell_load.iter().enumerate() {
             for (&dof, value) in self.space.dofs(c as u32).iter().zip(local) {
@@ -284,8 +361,30 @@ impl<const D: usize> Unsteady<D> {
 
         let start = Instant::now();
         self.velocity_solver.solve_in_place(w.velocity.as_mut());
-        for k in 0..D * n2 {
-            w.flat[k] = w.velocity[(k % n2, k / n2)];
+        if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
+            return Err(FluidError::NotFinite(format!(
+                "the velocity is not finite at dof {k} after step {} (t = {t}): the time step is too large for the flow (CFL)",
+                self.steps + 1
+            )));
+        }
+        // Shift the history in place: the oldest velocity's storage takes the new one.
+        std::mem::swap(&mut self.older, &mut self.previous);
+        std::mem::swap(&mut self.previous, &mut self.flow.velocity);
+        for (k, u) in self.flow.velocity.iter_mut().enumerate() {
+            *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
+        }
+        let mut response = Response {
+            solver: &mut self.velocity_solver,
+            columns: &mut w.velocity,
+            prescribed: &self.prescribed,
+            solves: 0,
+        };
+        constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
+        self.constraint_solves += response.solves;
+        for (k, u) in self.flow.velocity.iter().enumerate() {
+            for d in 0..D {
+                w.flat[d * n2 + k] = u[d];
+            }
         }
         self.divergence.mul(&w.flat, &mut w.divergence);
         let scale = 1.5 / dt;
@@ -302,23 +401,11 @@ impl<const D: usize> Unsteady<D> {
         self.mass1_solver.solve_in_place(w.projected.as_mut());
         self.seconds.solve += start.elapsed().as_secs_f64();
 
-        if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
-            return Err(FluidError::NotFinite(format!(
-                "the velocity is not finite at dof {k} after step {} (t = {t}): the time step is too large for the flow (CFL)",
-                self.steps + 1
-            )));
-        }
         if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
             return Err(FluidError::NotFinite(format!(
                 "the pressure is not finite at node {k} after step {} (t = {t})",
                 self.steps + 1
             )));
-        }
-        // Shift the history in place: the oldest velocity's storage takes the new one.
-        std::mem::swap(&mut self.older, &mut self.previous);
-        std::mem::swap(&mut self.previous, &mut self.flow.velocity);
-        for (k, u) in self.flow.velocity.iter_mut().enumerate() {
-            *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
         }
         std::mem::swap(&mut self.phi, &mut self.phi_previous);
         for k in 0..n1 {
@@ -331,14 +418,16 @@ impl<const D: usize> Unsteady<D> {
     }
 }
 
-/// `(f(t) − (u·∇)u, φ_i)` for the P2 functions of every cell, in parallel over cells into
-/// `out[c][i]` (the caller scatters them: no thread needs a vector of the whole mesh).
+/// `(f(t) − (u·∇)u, φ_i)` (without the convection term if `convection` is false) for the P2
+/// functions of every cell, in parallel over cells into `out[c][i]` (the caller scatters them: no
+/// thread needs a vector of the whole mesh).
 fn load<const D: usize>(
     space: &P2Space<D>,
     mesh: &SimplexMesh<D>,
     f: TimeField<D>,
     t: f64,
     u: &[Vector<D>],
+    convection: bool,
     out: &mut [[Vector<D>; 10]],
 ) {
     let nb = p2_count(D);
@@ -352,8 +441,12 @@ fn load<const D: usize>(
             let Local {
                 x, phi, grad, measure, ..
             } = map.at(l);
-            let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
-            let value = (f(&x, t) - g * v) * (w * measure);
+            let mut value = f(&x, t);
+            if convection {
+                let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
+                value -= g * v;
+            }
+            let value = value * (w * measure);
             for i in 0..nb {
                 local[i] += value * phi[i];
             }

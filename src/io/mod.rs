@@ -1,12 +1,15 @@
-//! Files for users: VTK `.vtu` meshes with fields and `.pvd` time series for ParaView. Every file
-//! is written whole: to a temporary file in the same directory, then renamed over the target, so a
-//! reader never sees half a file and a run that stops midway keeps every file it finished.
+//! Files for users: VTK `.vtu` meshes with fields and `.pvd` time series for ParaView, PNG plots
+//! of time series. Every file is written whole: to a temporary file in the same directory, then
+//! renamed over the target, so a reader never sees half a file and a run that stops midway keeps
+//! every file it finished.
 
 mod atomic;
+mod plot;
 mod pvd;
 mod vtu;
 
 pub use atomic::{write_atomically, write_json, PartFile};
+pub use plot::{plot_curves, Curve};
 pub use pvd::PvdSeries;
 pub use vtu::{write_mesh_vtu, write_simplices_vtu, Field};
 

@@ -6,11 +6,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A `.pvd` time series, rewritten whole after each new entry so that an interrupted run leaves a
-/// valid series of the steps it finished.
+/// valid series of the steps it finished. A time may hold several datasets (parts: the fluid and
+/// the bodies, say), which ParaView shows together.
 #[derive(Debug)]
 pub struct PvdSeries {
     path: PathBuf,
-    entries: Vec<(f64, String)>,
+    /// (time, part, file).
+    entries: Vec<(f64, usize, String)>,
 }
 
 impl PvdSeries {
@@ -25,7 +27,13 @@ impl PvdSeries {
     /// Adds the dataset `file` (a path relative to the `.pvd` file's directory) at `time` and
     /// rewrites the collection.
     pub fn push(&mut self, time: f64, file: &str) -> Result<(), OutputError> {
-        self.entries.push((time, file.to_string()));
+        self.push_parts(time, &[file])
+    }
+
+    /// Adds the datasets `files` at `time` as parts 0, 1, … and rewrites the collection.
+    pub fn push_parts(&mut self, time: f64, files: &[&str]) -> Result<(), OutputError> {
+        self.entries
+            .extend(files.iter().enumerate().map(|(part, f)| (time, part, f.to_string())));
         let entries = &self.entries;
         write_atomically(&self.path, |out| {
             let io = |cause| OutputError::Io {
@@ -39,10 +47,10 @@ impl PvdSeries {
             )
             .map_err(io)?;
             writeln!(out, "  <Collection>").map_err(io)?;
-            for (t, f) in entries {
+            for (t, part, f) in entries {
                 writeln!(
                     out,
-                    "    <DataSet timestep=\"{t:e}\" group=\"\" part=\"0\" file=\"{}\"/>",
+                    "    <DataSet timestep=\"{t:e}\" group=\"\" part=\"{part}\" file=\"{}\"/>",
                     xml_escape(f)
                 )
                 .map_err(io)?;
@@ -52,8 +60,8 @@ impl PvdSeries {
         })
     }
 
-    /// The entries so far: (time, file).
-    pub fn entries(&self) -> &[(f64, String)] {
+    /// The entries so far: (time, part, file).
+    pub fn entries(&self) -> &[(f64, usize, String)] {
         &self.entries
     }
 }

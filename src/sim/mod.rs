@@ -1,5 +1,5 @@
-//! The time loop of rigid bodies under gravity and contact, without fluid ("dry"), with optional
-//! linear and angular drag standing in for viscous damping.
+//! The time loop of rigid bodies under gravity and contact, without fluid ("dry", this file), with
+//! optional linear and angular drag standing in for viscous damping; in a fluid, [`Coupled`].
 //!
 //! One step of length `Δt` (semi-implicit Euler, drag implicit):
 //!
@@ -14,9 +14,16 @@
 //! `Δt < 2 √(m/k)` (the symplectic Euler limit for an oscillator), which
 //! [`Simulation::stable_time_step`] reports with the reduced mass `m/2` for a pair.
 
+pub mod coupled;
+mod grid;
+
+pub use coupled::{Coupled, Coupling};
+pub use grid::PointGrid;
+
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BroadError, BroadPhase, LinkedCell, Sphere};
 use crate::contact::{closest_contact, ContactSolver, Walls};
+use crate::fluid::FluidError;
 use crate::math::Vector;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -57,6 +64,12 @@ pub enum SimError {
     /// The broad phase refused the bounding spheres.
     #[error("broad phase: {0}")]
     Broad(#[from] BroadError),
+    /// The fluid step failed.
+    #[error("fluid: {0}")]
+    Fluid(#[from] FluidError),
+    /// The coupling's parameters do not fit the bodies.
+    #[error("coupling: {0}")]
+    Coupling(String),
 }
 
 /// Linear and angular drag rates (per unit time): `dv/dt = … − c_v v`, `dω/dt = … − c_ω ω`.
@@ -195,8 +208,9 @@ where
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// Advances all bodies by `dt`.
-    pub fn step(&mut self, dt: f64) -> Result<(), SimError> {
+    /// The contact force and torque on every body now, into [`Self::force`] and
+    /// [`Self::torque`]; an error if a body's centre has left the domain.
+    pub fn contact_forces(&mut self) -> Result<(), SimError> {
         self.contact
             .forces(&self.bodies, self.walls.as_ref(), &mut self.force, &mut self.torque)?;
         if let Some(k) = self.contact.outside {
@@ -210,6 +224,29 @@ where
                 ),
             });
         }
+        Ok(())
+    }
+
+    /// The error for the first body whose position or velocity is not finite, if any.
+    pub fn check_finite(&self) -> Result<(), SimError> {
+        match self
+            .bodies
+            .iter()
+            .find(|b| !(b.position.iter().all(|x| x.is_finite()) && b.velocity.iter().all(|x| x.is_finite())))
+        {
+            Some(b) => Err(SimError::NotFinite {
+                body: b.name.clone(),
+                what: "position or velocity",
+                time: self.time,
+                limit: self.stable_time_step(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Advances all bodies by `dt`.
+    pub fn step(&mut self, dt: f64) -> Result<(), SimError> {
+        self.contact_forces()?;
         let start = Instant::now();
         let (g, drag) = (self.gravity, self.drag);
         self.bodies
@@ -226,18 +263,6 @@ where
         self.time += dt;
         self.steps += 1;
         self.integration_seconds += start.elapsed().as_secs_f64();
-        if let Some(b) = self
-            .bodies
-            .iter()
-            .find(|b| !(b.position.iter().all(|x| x.is_finite()) && b.velocity.iter().all(|x| x.is_finite())))
-        {
-            return Err(SimError::NotFinite {
-                body: b.name.clone(),
-                what: "position or velocity",
-                time: self.time,
-                limit: self.stable_time_step(),
-            });
-        }
-        Ok(())
+        self.check_finite()
     }
 }

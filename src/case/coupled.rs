@@ -1,0 +1,361 @@
+//! Cases with bodies in a fluid: a `[fluid]` table (unsteady) and `[[bodies]]` together run the
+//! fictitious-domain coupling ([`crate::sim::Coupled`]). Gravity (the top-level `gravity`) acts
+//! on the bodies, buoyancy-corrected; the fluid's own weight is balanced by a hydrostatic
+//! pressure, so the pressure written out is the dynamic one.
+//!
+//! | file | content |
+//! |---|---|
+//! | `flow.pvd` | each output time has two parts: `flow_NNNNNN.vtu` (the mesh with `velocity`, `pressure`, `vorticity`) and `bodies_NNNNNN.vtu` (the bodies' boundaries) |
+//! | `bodies.csv` | the dry run's columns followed by the hydrodynamic force and torque, `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D) |
+//! | `position.png`, `velocity.png`, `angle.png` | the bodies' coordinates, velocity components and angles (2D) against time |
+//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, the final state; `"status": "failed"` and the error if the run stopped |
+//!
+//! Every file is written whole; a run that stops keeps everything written so far.
+
+use super::fluid::FlowCase;
+use super::run::{step_count, FinalBody, Writer};
+use super::{Case, CaseError};
+use crate::body::{Dim, Kinematics};
+use crate::contact::WALL;
+use crate::fluid::{FlowField, Unsteady};
+use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
+use crate::math::Vector;
+use crate::sim::{Coupled, Coupling};
+use serde::Serialize;
+use std::path::Path;
+use std::time::Instant;
+
+/// Seconds per phase of a coupled run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CoupledSeconds {
+    /// Mesh, space, bodies, walls, factorisations.
+    pub setup: f64,
+    /// Fluid steps without the constraint.
+    pub fluid: f64,
+    /// The rigidity constraint (conjugate gradients) and projection.
+    pub constraint: f64,
+    /// Contact and body updates.
+    pub bodies: f64,
+    /// Files.
+    pub output: f64,
+}
+
+/// What `summary.json` holds for a coupled case.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoupledSummary {
+    /// The case's name.
+    pub case: String,
+    /// `"completed"` or `"failed"`.
+    pub status: String,
+    /// The error that stopped the run.
+    pub error: Option<String>,
+    /// 2 or 3.
+    pub dimension: usize,
+    /// `"coupled"`.
+    pub mode: String,
+    /// Mesh cells.
+    pub cells: usize,
+    /// Velocity unknowns.
+    pub velocity_unknowns: usize,
+    /// Bodies.
+    pub bodies: usize,
+    /// Steps done.
+    pub steps: usize,
+    /// Time reached.
+    pub time: f64,
+    /// `Δt`.
+    pub time_step: f64,
+    /// Body sub-steps per fluid step (from the contact stiffness).
+    pub substeps: usize,
+    /// Mean conjugate-gradient iterations of the rigidity constraint per step.
+    pub constraint_iterations: f64,
+    /// The first body's mean speed over the last tenth of the run, if its acceleration has died
+    /// out there (the speed varies by at most 1 % of its mean: the nodes inside a body change as
+    /// it moves, a jitter of about 0.2 %); `null` otherwise.
+    pub terminal_velocity: Option<f64>,
+    /// The largest speed of any body.
+    pub max_speed: f64,
+    /// When it was reached.
+    pub max_speed_time: f64,
+    /// `ρ_s U d / μ` at the largest speed, `d` the body's bounding diameter (the particle-density
+    /// definition of Wan and Turek).
+    pub max_reynolds: f64,
+    /// The smallest distance from a body to a wall at the end; `null` if farther than the walls'
+    /// distance field reaches (the bodies' radius plus twice the contact range).
+    pub final_gap: Option<f64>,
+    /// The smallest gap between two bodies within contact range over the run (negative: overlap).
+    pub min_body_gap: Option<f64>,
+    /// The largest `|u| Δt / h` over the run (`h` the smallest cell diameter).
+    pub max_cfl: f64,
+    /// Warnings (time step too large for the flow).
+    pub warnings: Vec<String>,
+    /// Seconds since the start.
+    pub wall_seconds: f64,
+    /// Per phase.
+    pub seconds: CoupledSeconds,
+    /// The bodies at the end.
+    pub final_state: Vec<FinalBody>,
+}
+
+/// A body's state recorded for the plots.
+#[derive(Debug, Clone)]
+struct Sample<const D: usize> {
+    time: f64,
+    position: Vector<D>,
+    velocity: Vector<D>,
+    rotation: Vec<f64>,
+}
+
+/// Runs the bodies of `case` in the fluid `flow`, writing into `out`.
+pub fn run_coupled<const D: usize>(
+    case: &Case,
+    flow: &FlowCase<D>,
+    out: &Path,
+    setup_seconds: f64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<CoupledSummary, CaseError>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let start = Instant::now();
+    if flow.steady {
+        return Err(case.invalid(
+            "fluid.steady",
+            "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
+        path: out.to_path_buf(),
+        cause,
+    })?;
+    let time = case.time()?;
+    let (dt, steps) = (time.step, step_count(time.end, time.step));
+    let output = case.file.output.clone().unwrap_or_default();
+    let every = output.every.unwrap_or((steps / 100).max(1));
+    let csv_every = output.csv_every.unwrap_or(1).max(1);
+
+    let setup = Instant::now();
+    let sim = case.simulation::<D>()?;
+    let rest = FlowField {
+        velocity: vec![Vector::<D>::zeros(); flow.space.len()],
+        pressure: vec![0.0; flow.mesh.num_points()],
+    };
+    let mut fluid = Unsteady::new(
+        &flow.mesh,
+        flow.space.clone(),
+        flow.nu,
+        dt,
+        flow.boundary.clone(),
+        rest,
+        0.0,
+    )
+    .map_err(|e| case.fluid_error(e))?;
+    fluid.set_convection(flow.convection);
+    let sim_error = |cause| CaseError::Sim {
+        file: case.path.clone(),
+        cause: Box::new(cause),
+    };
+    let mut coupled = Coupled::new(fluid, sim, Coupling::new(flow.density)).map_err(sim_error)?;
+    let setup_seconds = setup_seconds + setup.elapsed().as_secs_f64();
+    let h_min = (0..flow.mesh.num_cells() as u32)
+        .map(|c| {
+            let p = flow.mesh.cell_points(c);
+            (0..=D)
+                .flat_map(|a| (a + 1..=D).map(move |b| (a, b)))
+                .map(|(a, b)| (p[a] - p[b]).norm())
+                .fold(f64::INFINITY, f64::min)
+        })
+        .fold(f64::INFINITY, f64::min);
+
+    let mut writer = Writer::new(out, false)?;
+    let mut series = PvdSeries::new(out.join("flow.pvd"));
+    let mut history: Vec<Vec<Sample<D>>> = vec![Vec::new(); coupled.bodies.bodies.len()];
+    let mut output_seconds = 0.0;
+    let (mut max_speed, mut max_speed_time, mut max_reynolds) = (0.0_f64, 0.0, 0.0);
+    let (mut min_body_gap, mut max_cfl) = (None::<f64>, 0.0_f64);
+    let mu = flow.nu * flow.density;
+
+    let mut write = |c: &Coupled<D>,
+                     writer: &mut Writer,
+                     series: &mut PvdSeries,
+                     history: &mut Vec<Vec<Sample<D>>>,
+                     snapshot: bool|
+     -> Result<(), OutputError> {
+        let t = Instant::now();
+        writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
+        for (h, b) in history.iter_mut().zip(&c.bodies.bodies) {
+            h.push(Sample {
+                time: c.bodies.time,
+                position: b.position,
+                velocity: b.velocity,
+                rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+            });
+        }
+        if snapshot {
+            let name = format!("flow_{:06}.vtu", c.bodies.steps);
+            flow.write_flow(&out.join(&name), &c.fluid.flow)?;
+            let bodies = writer.bodies_vtu(&c.bodies)?;
+            series.push_parts(c.bodies.time, &[&name, &bodies])?;
+        }
+        output_seconds += t.elapsed().as_secs_f64();
+        Ok(())
+    };
+    write(&coupled, &mut writer, &mut series, &mut history, every > 0)?;
+    let mut failure = None;
+    for s in 1..=steps {
+        if let Err(cause) = coupled.step(&flow.mesh) {
+            failure = Some(sim_error(cause));
+            break;
+        }
+        for b in &coupled.bodies.bodies {
+            let speed = b.velocity.norm();
+            if speed > max_speed {
+                max_speed = speed;
+                max_speed_time = coupled.bodies.time;
+                max_reynolds = b.density * speed * 2.0 * b.geometry.radius / mu;
+            }
+        }
+        for c in coupled.bodies.contact.contacts.iter().filter(|c| c.j != WALL) {
+            min_body_gap = Some(min_body_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
+        }
+        let u_max = coupled.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
+        max_cfl = max_cfl.max(u_max * dt / h_min);
+        let csv = s % csv_every == 0 || s == steps;
+        let snapshot = every > 0 && (s % every == 0 || s == steps);
+        if csv || snapshot {
+            write(&coupled, &mut writer, &mut series, &mut history, snapshot)?;
+        }
+        progress(s, steps);
+    }
+    writer.finish()?;
+    let t = Instant::now();
+    plots::<D>(out, &coupled, &history)?;
+    output_seconds += t.elapsed().as_secs_f64();
+
+    let terminal_velocity = history.first().and_then(|h| {
+        let (t0, t1) = (h.first()?.time, h.last()?.time);
+        let speeds: Vec<f64> = h
+            .iter()
+            .filter(|r| r.time >= t1 - 0.1 * (t1 - t0))
+            .map(|r| r.velocity.norm())
+            .collect();
+        let mean = speeds.iter().sum::<f64>() / speeds.len() as f64;
+        let (lo, hi) = speeds
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        (speeds.len() >= 3 && mean > 0.0 && hi - lo <= 0.01 * mean).then_some(mean)
+    });
+    let final_gap = coupled.bodies.walls.as_ref().and_then(|w| {
+        let mut hint = 0;
+        let gap = coupled
+            .bodies
+            .bodies
+            .iter()
+            .flat_map(|b| b.geometry.surface.points.iter().map(move |p| b.to_world(p)))
+            .map(|x| w.query(&x, &mut hint).0)
+            .fold(f64::INFINITY, f64::min);
+        (gap < w.band()).then_some(gap)
+    });
+    let mut warnings = Vec::new();
+    if max_cfl > 1.0 {
+        warnings.push(format!(
+            "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step"
+        ));
+    }
+    let steps_done = coupled.bodies.steps;
+    let seconds = coupled.seconds;
+    let summary = CoupledSummary {
+        case: case.name(),
+        status: if failure.is_some() { "failed" } else { "completed" }.into(),
+        error: failure.as_ref().map(|e| e.to_string()),
+        dimension: D,
+        mode: "coupled".into(),
+        cells: flow.mesh.num_cells(),
+        velocity_unknowns: D * flow.space.len(),
+        bodies: coupled.bodies.bodies.len(),
+        steps: steps_done,
+        time: coupled.bodies.time,
+        time_step: dt,
+        substeps: coupled.substeps,
+        constraint_iterations: coupled.iterations as f64 / steps_done.max(1) as f64,
+        terminal_velocity,
+        max_speed,
+        max_speed_time,
+        max_reynolds,
+        final_gap,
+        min_body_gap,
+        max_cfl,
+        warnings,
+        wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
+        seconds: CoupledSeconds {
+            setup: setup_seconds,
+            fluid: seconds.fluid,
+            constraint: seconds.constraint,
+            bodies: seconds.bodies,
+            output: output_seconds,
+        },
+        final_state: coupled
+            .bodies
+            .bodies
+            .iter()
+            .map(|b| FinalBody {
+                name: b.name.clone(),
+                position: b.position.as_slice().to_vec(),
+                rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+                velocity: b.velocity.as_slice().to_vec(),
+                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+            })
+            .collect(),
+    };
+    crate::io::write_json(&out.join("summary.json"), &summary)?;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// `position.png`, `velocity.png` and (2D) `angle.png` from the recorded history.
+fn plots<const D: usize>(out: &Path, coupled: &Coupled<D>, history: &[Vec<Sample<D>>]) -> Result<(), OutputError>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let axes = ["x", "y", "z"];
+    let curves = |pick: &dyn Fn(&Sample<D>) -> Vector<D>, prefix: &str| {
+        let mut curves = Vec::new();
+        for (b, h) in coupled.bodies.bodies.iter().zip(history) {
+            for (a, axis) in axes.iter().enumerate().take(D) {
+                curves.push(Curve {
+                    name: format!("{} {prefix}{axis}", b.name),
+                    points: h.iter().map(|r| (r.time, pick(r)[a])).collect(),
+                });
+            }
+        }
+        curves
+    };
+    plot_curves(
+        &out.join("position.png"),
+        "Position",
+        "position",
+        &curves(&|r| r.position, ""),
+    )?;
+    plot_curves(
+        &out.join("velocity.png"),
+        "Velocity",
+        "velocity",
+        &curves(&|r| r.velocity, "v"),
+    )?;
+    if D == 2 {
+        let angles: Vec<Curve> = coupled
+            .bodies
+            .bodies
+            .iter()
+            .zip(history)
+            .map(|(b, h)| Curve {
+                name: b.name.clone(),
+                points: h.iter().map(|r| (r.time, r.rotation[0])).collect(),
+            })
+            .collect();
+        plot_curves(&out.join("angle.png"), "Angle", "angle (rad)", &angles)?;
+    }
+    Ok(())
+}

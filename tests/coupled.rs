@@ -1,0 +1,214 @@
+//! Rigid bodies in the fluid (fictitious domain, `tumble::sim::Coupled`) against exact results:
+//! Stokes sedimentation of a disk between two walls (Faxén's drag law) at density ratios 1.01 and
+//! 3, its convergence under mesh refinement, a neutrally buoyant body at rest, bad input; and the
+//! committed case `cases/stokes_sedimentation.toml` run from TOML with all its output files.
+
+use std::path::Path;
+use std::sync::Arc;
+use tumble::body::{BodyGeometry, RigidBody};
+use tumble::broad::LinkedCell;
+use tumble::case::{run_coupled, Case};
+use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
+use tumble::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
+use tumble::math::{Point, Vector};
+use tumble::mesh::SimplexMesh;
+use tumble::shape::{Ball, Ellipsoid, Shape};
+use tumble::sim::{Coupled, Coupling, Drag, SimError, Simulation};
+
+const PI: f64 = std::f64::consts::PI;
+
+fn read(file: &str) -> SimplexMesh<2> {
+    tumble::mesh::gmsh::read_dim::<2>(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap()
+}
+
+/// Faxén's drag coefficient `λ = F/(μU)` of a disk of radius `a` midway between walls `2l` apart,
+/// `k = a/l`.
+fn faxen(k: f64) -> f64 {
+    let l = -k.ln() - 0.9157 + 1.7244 * k.powi(2) - 1.7302 * k.powi(4) + 2.4056 * k.powi(6) - 4.5913 * k.powi(8);
+    4.0 * PI / l
+}
+
+/// One body of `shape` and density `rho_s` at `centre` in the closed channel of `file` (markers
+/// walls, bottom, top; no-slip everywhere), fluid density 1 and viscosity `mu`, gravity `g`
+/// downwards, Stokes flow, time step `dt`.
+#[allow(clippy::too_many_arguments)]
+fn channel_body(
+    file: &str,
+    mesh: &SimplexMesh<2>,
+    shape: &dyn Shape<2>,
+    rho_s: f64,
+    centre: Point<2>,
+    mu: f64,
+    g: f64,
+    dt: f64,
+) -> Result<Coupled<2>, SimError> {
+    let space = P2Space::new(mesh);
+    let mut bc = BoundaryConditions::<2>::default();
+    for name in ["walls", "bottom", "top"] {
+        bc = bc.no_slip(mesh.facet_marker(name).unwrap());
+    }
+    let rest = FlowField {
+        velocity: vec![Vector::<2>::zeros(); space.len()],
+        pressure: vec![0.0; mesh.num_points()],
+    };
+    let mut fluid = Unsteady::new(mesh, space, mu, dt, bc, rest, 0.0).unwrap();
+    fluid.set_convection(false);
+    let range = 0.05;
+    let geometry = Arc::new(BodyGeometry::from_shape(shape, 0.0025, 2.0 * range).unwrap());
+    let body = RigidBody::new("body", geometry, rho_s, centre);
+    let walls = Walls::new(read(file), &["walls", "bottom", "top"], 0.5).unwrap();
+    let model = ContactModel {
+        law: Law::Glowinski,
+        range,
+        stiffness: 1e-4,
+        wall_stiffness: 1e-4,
+    };
+    let sim = Simulation::new(
+        vec![body],
+        Some(walls),
+        Vector::<2>::new(0.0, -g),
+        Drag::default(),
+        ContactSolver::new(model, Box::new(LinkedCell::<2>::default())),
+    );
+    Coupled::new(fluid, sim, Coupling::new(1.0))
+}
+
+fn disk(a: f64) -> Ball<2> {
+    Ball {
+        centre: Point::<2>::zeros(),
+        radius: a,
+    }
+}
+
+/// The disk's settling speed at t = 0.4 (settled: it changes by less than 0.2 % after t = 0.3;
+/// the mesh is not symmetric, so the disk drifts sideways at 0.2 % of its speed).
+fn settling_speed(file: &str, rho_s: f64, g: f64) -> f64 {
+    let mesh = read(file);
+    let mut c = channel_body(
+        file,
+        &mesh,
+        &disk(0.125),
+        rho_s,
+        Point::<2>::new(1.0, 6.0),
+        1.0,
+        g,
+        0.01,
+    )
+    .unwrap();
+    for _ in 0..40 {
+        c.step(&mesh).unwrap();
+    }
+    let b = &c.bodies.bodies[0];
+    assert!(b.velocity.x.abs() < 1e-2 * b.velocity.y.abs(), "{:?}", b.velocity);
+    -b.velocity.y
+}
+
+/// The issue's case: a = 0.125 between walls 2 apart (k = 0.125), ρ_s = 1.01, ρ_f = 1, μ = 1,
+/// g = 981: Faxén gives U = 0.045612. On the mesh refined to h = 0.02 around the disk the terminal
+/// velocity is 1.6 % fast, at h = 0.01 0.9 % fast (observed order 0.9: the disk is seen through
+/// the velocity nodes inside it); the issue asks 3 %. With ρ_s = 3 and g scaled to the same
+/// weight, the same velocity to 3 %: the scheme is not limited to small density ratios.
+#[test]
+fn stokes_sedimentation_between_walls_matches_faxen_and_converges() {
+    let (a, mu) = (0.125, 1.0);
+    let exact = |rho_s: f64, g: f64| (rho_s - 1.0) * PI * a * a * g / (faxen(a) * mu);
+    let coarse = settling_speed("meshes/stokes_sedimentation_0.02.msh", 1.01, 981.0) / exact(1.01, 981.0) - 1.0;
+    let fine = settling_speed("meshes/stokes_sedimentation_0.01.msh", 1.01, 981.0) / exact(1.01, 981.0) - 1.0;
+    let heavy = settling_speed("meshes/stokes_sedimentation_0.02.msh", 3.0, 4.905) / exact(3.0, 4.905) - 1.0;
+    let order = (coarse / fine).log2();
+    println!("relative errors: h 0.02 {coarse:+.4}, h 0.01 {fine:+.4} (order {order:.2}); ρ_s = 3: {heavy:+.4}");
+    assert!(coarse.abs() < 0.03 && fine.abs() < 0.015 && heavy.abs() < 0.03);
+    assert!(order > 0.7, "order {order}");
+}
+
+/// A neutrally buoyant ellipse, tilted, near a wall, in fluid at rest under gravity: nothing moves
+/// (the fluid's weight is hydrostatic, the body's excess weight is zero).
+#[test]
+fn neutrally_buoyant_body_in_fluid_at_rest_stays_at_rest() {
+    let file = "meshes/stokes_sedimentation_0.02.msh";
+    let mesh = read(file);
+    let ellipse = Ellipsoid {
+        semi_axes: [0.15, 0.06],
+    };
+    let mut c = channel_body(file, &mesh, &ellipse, 1.0, Point::<2>::new(0.9, 5.9), 0.1, 981.0, 0.01).unwrap();
+    c.bodies.bodies[0].rotation = 0.4;
+    for _ in 0..20 {
+        c.step(&mesh).unwrap();
+    }
+    let b = &c.bodies.bodies[0];
+    let u_max = c.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
+    println!(
+        "|v| {:.2e}, ω {:.2e}, max |u| {u_max:.2e}",
+        b.velocity.norm(),
+        b.angular_velocity
+    );
+    assert!(b.velocity.norm() < 1e-10 && b.angular_velocity.abs() < 1e-10 && u_max < 1e-10);
+}
+
+/// A body lighter than the fluid, or one outside the mesh, is refused with a message naming it.
+#[test]
+fn bad_bodies_are_refused_with_their_names() {
+    let file = "meshes/stokes_sedimentation_0.02.msh";
+    let mesh = read(file);
+    let light = channel_body(
+        file,
+        &mesh,
+        &disk(0.1),
+        0.5,
+        Point::<2>::new(1.0, 6.0),
+        1.0,
+        981.0,
+        0.01,
+    );
+    let message = light.err().expect("a light body was accepted").to_string();
+    assert!(message.contains("'body' is lighter than the fluid"), "{message}");
+    let outside = channel_body(
+        file,
+        &mesh,
+        &disk(0.1),
+        2.0,
+        Point::<2>::new(3.0, 6.0),
+        1.0,
+        981.0,
+        0.01,
+    );
+    let message = outside.err().expect("a body outside was accepted").to_string();
+    assert!(message.contains("body 'body' is not inside the domain"), "{message}");
+}
+
+/// The committed case on its coarser mesh: `summary.json` reports Faxén's terminal velocity within
+/// 3 %, `bodies.csv` carries the hydrodynamic force (which balances the weight once settled),
+/// `flow.pvd` pairs the fluid and the bodies at every output time, and the plots exist.
+#[test]
+fn stokes_sedimentation_case_writes_its_outputs() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/stokes_sedimentation.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("_0.01.msh", "_0.02.msh");
+    let case = Case::parse(&path, &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let exact = 0.01 * PI * 0.125 * 0.125 * 981.0 / faxen(0.125);
+    let u = s.terminal_velocity.expect("settled");
+    println!("terminal velocity {u:.6} (Faxén {exact:.6}), Re {:.4}", s.max_reynolds);
+    assert!((u / exact - 1.0).abs() < 0.03);
+    assert!((s.max_reynolds - 1.01 * s.max_speed * 0.25).abs() < 1e-12);
+    assert!(s.final_gap.is_none() && s.min_body_gap.is_none(), "far from the walls");
+    let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "time,body,x,y,angle,vx,vy,omega,fx,fy,torque,hx,hy,htorque");
+    assert_eq!(lines.len(), 42);
+    let hy: f64 = lines[41].split(',').nth(12).unwrap().parse().unwrap();
+    let weight = 0.01 * PI * 0.125 * 0.125 * 981.0;
+    assert!((hy / weight - 1.0).abs() < 0.02, "hy {hy}, weight {weight}");
+    let pvd = std::fs::read_to_string(dir.path().join("flow.pvd")).unwrap();
+    for step in ["000000", "000040"] {
+        assert!(pvd.contains(&format!("part=\"0\" file=\"flow_{step}.vtu\"")), "{pvd}");
+        assert!(pvd.contains(&format!("part=\"1\" file=\"bodies_{step}.vtu\"")), "{pvd}");
+    }
+    for png in ["position.png", "velocity.png", "angle.png"] {
+        let bytes = std::fs::read(dir.path().join(png)).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG", "{png}");
+    }
+}
