@@ -24,3 +24,10 @@ for hb in 0.02 0.01 0.005; do
     gmsh -2 channel_box.geo -setnumber hb "$hb" -setnumber bx0 0.78 -setnumber bx1 1.22 -setnumber by0 5.78 \
         -setnumber by1 6.22 -setnumber grow 0.5 -format msh41 -bin -o "stokes_sedimentation_$hb.msh" > /dev/null
 done
+# Closed channel 2 × 6 for a disk settling from (1, 4) to the bottom, refined to hb along its path
+# (binary): 14 184 and 43 235 triangles.
+for hb in 0.025 0.0125; do
+    gmsh -2 channel_box.geo -setnumber W 2 -setnumber H 6 -setnumber h 0.1 -setnumber hb "$hb" -setnumber bx0 0.75 \
+        -setnumber bx1 1.25 -setnumber by0 0 -setnumber by1 4.3 -setnumber grow 0.5 -format msh41 -bin \
+        -o "disk_sedimentation_$hb.msh" > /dev/null
+done

@@ -80,6 +80,8 @@ pub struct CoupledSummary {
     /// `ρ_s U d / μ` at the largest speed, `d` the body's bounding diameter (the particle-density
     /// definition of Wan and Turek).
     pub max_reynolds: f64,
+    /// The largest speed of any body at the end.
+    pub final_speed: f64,
     /// The smallest distance from a body to a wall at the end; `null` if farther than the walls'
     /// distance field reaches (the bodies' radius plus twice the contact range).
     pub final_gap: Option<f64>,
@@ -282,6 +284,12 @@ where
         max_speed,
         max_speed_time,
         max_reynolds,
+        final_speed: coupled
+            .bodies
+            .bodies
+            .iter()
+            .map(|b| b.velocity.norm())
+            .fold(0.0, f64::max),
         final_gap,
         min_body_gap,
         max_cfl,

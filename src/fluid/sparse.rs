@@ -56,6 +56,12 @@ impl Csr {
         });
     }
 
+    /// Row `r`: its column indices and values.
+    pub fn row(&self, r: usize) -> (&[u32], &[f64]) {
+        let range = self.offsets[r]..self.offsets[r + 1];
+        (&self.indices[range.clone()], &self.values[range])
+    }
+
     /// `y = Aᵀ x`.
     pub fn mul_transpose(&self, x: &[f64], y: &mut [f64]) {
         y.iter_mut().for_each(|v| *v = 0.0);

@@ -95,6 +95,8 @@ pub struct Unsteady<const D: usize> {
     dt: f64,
     mass2: Csr,
     divergence: Csr,
+    /// `(3/(2Δt)) M + ν K`, kept for constraints' preconditioners ([`Response::apply`]).
+    velocity_matrix: Csr,
     velocity_solver: SpdSolver,
     poisson_solver: SpdSolver,
     mass1_solver: SpdSolver,
@@ -130,6 +132,7 @@ pub struct Unsteady<const D: usize> {
 /// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
 /// what a constraint inside a step ([`Unsteady::step_constrained`]) needs to apply `A⁻¹`.
 pub struct Response<'a, const D: usize> {
+    matrix: &'a Csr,
     solver: &'a mut SpdSolver,
     columns: &'a mut Mat<f64>,
     prescribed: &'a [bool],
@@ -153,6 +156,20 @@ impl<const D: usize> Response<'_, D> {
             *u = Vector::<D>::from_fn(|d, _| self.columns[(k, d)]);
         }
         self.solves += 1;
+    }
+
+    /// `out[i] = Σ_j A[at[i], at[j]] x[j]`: the operator restricted to the dofs `at`, where
+    /// `slot[k]` is the position of dof `k` in `at` (`u32::MAX` for dofs not in it). A
+    /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
+    pub fn apply(&self, at: &[u32], slot: &[u32], x: &[Vector<D>], out: &mut [Vector<D>]) {
+        for (o, &k) in out.iter_mut().zip(at) {
+            let (columns, values) = self.matrix.row(k as usize);
+            *o = columns
+                .iter()
+                .zip(values)
+                .filter(|(&c, _)| slot[c as usize] != u32::MAX)
+                .fold(Vector::<D>::zeros(), |s, (&c, v)| s + x[slot[c as usize] as usize] * *v);
+        }
     }
 }
 
@@ -225,6 +242,7 @@ impl<const D: usize> Unsteady<D> {
             dt,
             mass2,
             divergence,
+            velocity_matrix: velocity,
             velocity_solver,
             poisson_solver,
             mass1_solver,
@@ -374,6 +392,7 @@ impl<const D: usize> Unsteady<D> {
             *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
         }
         let mut response = Response {
+            matrix: &self.velocity_matrix,
             solver: &mut self.velocity_solver,
             columns: &mut w.velocity,
             prescribed: &self.prescribed,

@@ -128,6 +128,8 @@ struct Work<const D: usize> {
     points: Vec<Point<D>>,
     /// `ranges[i]..ranges[i + 1]` are body `i`'s.
     ranges: Vec<usize>,
+    /// The position of each dof in `dofs` (`u32::MAX` if not constrained).
+    slot: Vec<u32>,
     residual: Vec<Vector<D>>,
     direction: Vec<Vector<D>>,
     image: Vec<Vector<D>>,
@@ -158,8 +160,9 @@ where
     pub seconds: CoupledSeconds,
     dofs: PointGrid<D>,
     work: Work<D>,
-    /// The buoyancy-corrected weight of each body over `ρ_f`, loaded on its dofs in the solve.
-    loads: Vec<Vector<D>>,
+    /// The buoyancy-corrected weight of each body over `ρ_f` and its point of application (the
+    /// centre of mass), loaded on the body's dofs in the solve.
+    loads: Vec<(Point<D>, Vector<D>)>,
 }
 
 impl<const D: usize> Coupled<D>
@@ -211,7 +214,7 @@ where
             iterations: 0,
             seconds: CoupledSeconds::default(),
             work: Work::default(),
-            loads: vec![Vector::<D>::zeros(); n],
+            loads: vec![(Point::<D>::zeros(), Vector::<D>::zeros()); n],
         };
         let (velocity, position, prescribed) = coupled.fluid.velocity_mut();
         coupled
@@ -244,7 +247,8 @@ where
         fluid.step_constrained(mesh, &zero, &mut |space, velocity, prescribed, response| {
             let begin = Instant::now();
             for (l, b) in loads.iter_mut().zip(&bodies.bodies) {
-                *l = bodies.gravity * ((b.density / coupling.fluid_density - 1.0) * b.geometry.moments.measure);
+                let weight = bodies.gravity * ((b.density / coupling.fluid_density - 1.0) * b.geometry.moments.measure);
+                *l = (b.position, weight);
             }
             *iterations += work.constrain(velocity, response, loads, coupling.tolerance);
             let fits = work.fits(velocity);
@@ -287,6 +291,12 @@ where
         prescribed: &[bool],
         bodies: &[RigidBody<D>],
     ) -> Result<(), SimError> {
+        if self.slot.len() != position.len() {
+            self.slot = vec![u32::MAX; position.len()];
+        }
+        for &k in &self.dofs {
+            self.slot[k as usize] = u32::MAX;
+        }
         self.dofs.clear();
         self.points.clear();
         self.ranges.clear();
@@ -313,6 +323,9 @@ where
             }
             self.ranges.push(self.dofs.len());
         }
+        for (i, &k) in self.dofs.iter().enumerate() {
+            self.slot[k as usize] = i as u32;
+        }
         let m = self.dofs.len();
         for v in [
             &mut self.residual,
@@ -336,70 +349,93 @@ where
         }
     }
 
-    /// Adds the response to each body's load `loads[i]` (a force divided by `ρ_f`, shared
-    /// equally by its dofs), then makes the velocity rigid on the constrained dofs by conjugate
-    /// gradients on the internal multipliers; returns the iterations.
+    /// `z = (I − Π) A_CC r` (`r` already free of rigid motions).
+    fn precondition(&self, response: &Response<'_, D>, r: &[Vector<D>], z: &mut [Vector<D>]) {
+        response.apply(&self.dofs, &self.slot, r, z);
+        self.remove_rigid(z);
+    }
+
+    /// Adds the response to each body's load `loads[i] = (G, F)` (a force divided by `ρ_f`,
+    /// applied at `G`: shared equally by the body's dofs plus the couple that keeps its moment
+    /// about `G`, since the dofs' centroid is not exactly `G`), then makes the velocity rigid on the constrained dofs by conjugate
+    /// gradients on the internal multipliers, preconditioned by `(I − Π) A_CC (I − Π)` (the
+    /// operator restricted to the constrained dofs approximates the inverse of `Eᵀ A⁻¹ E`);
+    /// returns the iterations.
     fn constrain(
         &mut self,
         velocity: &mut [Vector<D>],
         response: &mut Response<'_, D>,
-        loads: &[Vector<D>],
+        loads: &[(Point<D>, Vector<D>)],
         tolerance: f64,
     ) -> usize {
         if self.dofs.is_empty() {
             return 0;
         }
         self.response.resize(velocity.len(), Vector::<D>::zeros());
-        for (w, load) in self.ranges.windows(2).zip(loads) {
-            let share = load / (w[1] - w[0]) as f64;
-            self.direction[w[0]..w[1]].fill(share);
+        for (w, (centre, load)) in self.ranges.windows(2).zip(loads) {
+            let points = &self.points[w[0]..w[1]];
+            let mean = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
+            let second = points.iter().fold(SMatrix::<f64, D, D>::zeros(), |s, p| {
+                let r = p - mean;
+                s + r * r.transpose()
+            });
+            // The couple that gives the shares the moment of `load` applied at `centre`.
+            let moment = <Dim<D> as Kinematics<D>>::torque(&(centre - mean), load);
+            let spin = <Dim<D> as Kinematics<D>>::inertia_solve(&second, &moment);
+            let share = load / points.len() as f64;
+            for (d, p) in self.direction[w[0]..w[1]].iter_mut().zip(points) {
+                *d = share + <Dim<D> as Kinematics<D>>::spin(&spin, &(p - mean));
+            }
         }
         response.solve(&self.dofs, &self.direction, &mut self.response);
         for (u, r) in velocity.iter_mut().zip(&self.response) {
             *u += r;
         }
-        for (r, &k) in self.residual.iter_mut().zip(&self.dofs) {
-            *r = velocity[k as usize];
-        }
         let mut residual = std::mem::take(&mut self.residual);
-        self.remove_rigid(&mut residual);
-        for r in residual.iter_mut() {
-            *r = -*r;
+        let mut image = std::mem::take(&mut self.image);
+        let mut preconditioned = std::mem::take(&mut self.gathered);
+        for (r, &k) in residual.iter_mut().zip(&self.dofs) {
+            *r = -velocity[k as usize];
         }
+        self.remove_rigid(&mut residual);
         let dot = |a: &[Vector<D>], b: &[Vector<D>]| a.iter().zip(b).map(|(x, y)| x.dot(y)).sum::<f64>();
-        let mut rr = dot(&residual, &residual);
         let scale = velocity
             .iter()
             .map(|v| v.norm_squared())
             .fold(0.0, f64::max)
             .max(1e-300);
+        let mut rr = dot(&residual, &residual);
         let goal = (tolerance * tolerance * scale).max(rr * tolerance * tolerance);
-        self.direction.copy_from_slice(&residual);
+        self.precondition(response, &residual, &mut preconditioned);
+        self.direction.copy_from_slice(&preconditioned);
+        let mut rz = dot(&residual, &preconditioned);
         let mut iterations = 0;
         while rr > goal && iterations < 500 {
             response.solve(&self.dofs, &self.direction, &mut self.response);
-            for (g, &k) in self.image.iter_mut().zip(&self.dofs) {
+            for (g, &k) in image.iter_mut().zip(&self.dofs) {
                 *g = self.response[k as usize];
             }
-            let mut image = std::mem::take(&mut self.image);
             self.remove_rigid(&mut image);
-            let alpha = rr / dot(&self.direction, &image);
+            let alpha = rz / dot(&self.direction, &image);
             for (u, r) in velocity.iter_mut().zip(&self.response) {
                 *u += r * alpha;
             }
             for (r, q) in residual.iter_mut().zip(&image) {
                 *r -= q * alpha;
             }
-            self.image = image;
-            let next = dot(&residual, &residual);
-            let beta = next / rr;
-            rr = next;
-            for (p, r) in self.direction.iter_mut().zip(&residual) {
-                *p = r + *p * beta;
+            rr = dot(&residual, &residual);
+            self.precondition(response, &residual, &mut preconditioned);
+            let next = dot(&residual, &preconditioned);
+            let beta = next / rz;
+            rz = next;
+            for (p, z) in self.direction.iter_mut().zip(&preconditioned) {
+                *p = z + *p * beta;
             }
             iterations += 1;
         }
         self.residual = residual;
+        self.image = image;
+        self.gathered = preconditioned;
         iterations
     }
 
