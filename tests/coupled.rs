@@ -239,3 +239,35 @@ fn disk_sedimentation_re17_case_reaches_the_published_reynolds_number_and_rests(
     let x = s.final_state[0].position[0];
     assert!((x - 1.0).abs() < 0.01, "the disk falls straight: x = {x}");
 }
+
+/// The committed drafting–kissing–tumbling case to t = 1.3: the trailing disk falls faster than
+/// the leading one in its wake (drafting, by more than 20 % at t = 1), then their gap falls within
+/// the contact range (kissing, published at t ≈ 1.0–1.5) without overlap.
+#[test]
+fn dkt_case_drafts_and_kisses_without_overlap() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/dkt.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("end = 3.0", "end = 1.3")
+        .replace("every = 50", "every = 0");
+    let case = Case::parse(&path, &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
+    let row = |time: &str, body: &str| -> Vec<f64> {
+        let line = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{time},{body},")))
+            .unwrap_or_else(|| panic!("no row at {time} for {body}"));
+        line.split(',').skip(2).map(|x| x.parse().unwrap()).collect()
+    };
+    let (upper, lower) = (row("1", "upper"), row("1", "lower"));
+    let kiss = s.min_body_gap.expect("the disks came within contact range");
+    println!(
+        "t = 1: upper vy {:.3}, lower vy {:.3}; smallest gap {kiss:.4}",
+        upper[4], lower[4]
+    );
+    assert!(upper[4] < 1.2 * lower[4], "drafting: the upper disk is faster");
+    assert!(kiss > 0.0 && kiss < 0.025);
+}
