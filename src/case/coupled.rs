@@ -17,7 +17,6 @@ use super::run::{step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
-use crate::fluid::{FlowField, Unsteady};
 use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
 use crate::math::Vector;
 use crate::sim::{Coupled, Coupling};
@@ -138,21 +137,7 @@ where
 
     let setup = Instant::now();
     let sim = case.simulation::<D>()?;
-    let rest = FlowField {
-        velocity: vec![Vector::<D>::zeros(); flow.space.len()],
-        pressure: vec![0.0; flow.mesh.num_points()],
-    };
-    let mut fluid = Unsteady::new(
-        &flow.mesh,
-        flow.space.clone(),
-        flow.nu,
-        dt,
-        flow.boundary.clone(),
-        rest,
-        0.0,
-    )
-    .map_err(|e| case.fluid_error(e))?;
-    fluid.set_convection(flow.convection);
+    let fluid = flow.stepper(case, dt)?;
     let sim_error = |cause| CaseError::Sim {
         file: case.path.clone(),
         cause: Box::new(cause),
@@ -302,18 +287,7 @@ where
             bodies: seconds.bodies,
             output: output_seconds,
         },
-        final_state: coupled
-            .bodies
-            .bodies
-            .iter()
-            .map(|b| FinalBody {
-                name: b.name.clone(),
-                position: b.position.as_slice().to_vec(),
-                rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-                velocity: b.velocity.as_slice().to_vec(),
-                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
-            })
-            .collect(),
+        final_state: coupled.bodies.bodies.iter().map(FinalBody::of).collect(),
     };
     crate::io::write_json(&out.join("summary.json"), &summary)?;
     match failure {

@@ -315,6 +315,26 @@ impl Case {
 }
 
 impl<const D: usize> FlowCase<D> {
+    /// The time stepper of this flow with step `dt`, from rest at t = 0 (matrices factored).
+    pub(super) fn stepper(&self, case: &Case, dt: f64) -> Result<Unsteady<D>, CaseError> {
+        let rest = FlowField {
+            velocity: vec![Vector::<D>::zeros(); self.space.len()],
+            pressure: vec![0.0; self.mesh.num_points()],
+        };
+        let mut stepper = Unsteady::new(
+            &self.mesh,
+            self.space.clone(),
+            self.nu,
+            dt,
+            self.boundary.clone(),
+            rest,
+            0.0,
+        )
+        .map_err(|e| case.fluid_error(e))?;
+        stepper.set_convection(self.convection);
+        Ok(stepper)
+    }
+
     /// The reported quantities of `flow` (with `∂u/∂t` for an unsteady flow), in the case's units.
     fn measure(&self, flow: &FlowField<D>, acceleration: Option<&[Vector<D>]>) -> Measured<D> {
         let mut m = Measured::<D> {
@@ -481,21 +501,7 @@ fn run_unsteady<const D: usize>(
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let rest = FlowField {
-        velocity: vec![Vector::<D>::zeros(); flow.space.len()],
-        pressure: vec![0.0; flow.mesh.num_points()],
-    };
-    let mut stepper = Unsteady::new(
-        &flow.mesh,
-        flow.space.clone(),
-        flow.nu,
-        dt,
-        flow.boundary.clone(),
-        rest,
-        0.0,
-    )
-    .map_err(|e| case.fluid_error(e))?;
-    stepper.set_convection(flow.convection);
+    let mut stepper = flow.stepper(case, dt)?;
     seconds.setup += stepper.seconds.setup;
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
     let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };

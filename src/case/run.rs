@@ -12,7 +12,7 @@
 //! the end, or when the run fails, so a failed run keeps every row it computed.
 
 use super::{Case, CaseError};
-use crate::body::{Angular, Dim, Kinematics};
+use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::io::{write_mesh_vtu, write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
 use crate::sim::Simulation;
@@ -50,6 +50,22 @@ pub struct FinalBody {
     pub velocity: Vec<f64>,
     /// Angular velocity.
     pub angular_velocity: Vec<f64>,
+}
+
+impl FinalBody {
+    /// The state of `b`.
+    pub(super) fn of<const D: usize>(b: &RigidBody<D>) -> Self
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        FinalBody {
+            name: b.name.clone(),
+            position: b.position.as_slice().to_vec(),
+            rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+            velocity: b.velocity.as_slice().to_vec(),
+            angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+        }
+    }
 }
 
 /// What `summary.json` holds.
@@ -178,17 +194,7 @@ where
             output: output_seconds,
         },
         contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
-        final_state: sim
-            .bodies
-            .iter()
-            .map(|b| FinalBody {
-                name: b.name.clone(),
-                position: b.position.as_slice().to_vec(),
-                rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-                velocity: b.velocity.as_slice().to_vec(),
-                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
-            })
-            .collect(),
+        final_state: sim.bodies.iter().map(FinalBody::of).collect(),
     };
     crate::io::write_json(&out.join("summary.json"), &summary)?;
     match failure {

@@ -312,10 +312,12 @@ impl<const D: usize> Unsteady<D> {
     /// Advances one step under the body force `f(x, t)`; an error names the step and the field
     /// if the solution stops being finite.
     pub fn step(&mut self, mesh: &SimplexMesh<D>, f: TimeField<D>) -> Result<(), FluidError> {
-        self.step_constrained(mesh, f, &mut |_, _, _, _| {})
+        self.step_constrained(mesh, f, (&[], &[]), &mut |_, _, _, _| {})
     }
 
-    /// [`Self::step`] with a constraint applied to the new velocity `ũ^{k+1}` between the velocity
+    /// [`Self::step`] with the nodal loads `loads = (dofs, values)` added to the velocity step's
+    /// right-hand side (forces over the density, at free dofs) and a constraint applied to the
+    /// new velocity `ũ^{k+1}` between the velocity
     /// solve and the pressure correction: `constrain(space, velocity, prescribed, response)` may
     /// change the velocity of dofs without a velocity condition, using `response` to add
     /// responses of the velocity operator to loads (the rigid bodies' constraint,
@@ -324,6 +326,7 @@ impl<const D: usize> Unsteady<D> {
         &mut self,
         mesh: &SimplexMesh<D>,
         f: TimeField<D>,
+        loads: (&[u32], &[Vector<D>]),
         constrain: &mut Constraint<'_, D>,
     ) -> Result<(), FluidError> {
         let start = Instant::now();
@@ -365,6 +368,11 @@ impl<const D: usize> Unsteady<D> {
             self.mass2.mul(&w.history, &mut w.product);
             for k in 0..n2 {
                 w.velocity[(k, d)] = load[d * n2 + k] + w.product[k] - w.gradient[d * n2 + k];
+            }
+        }
+        for (&k, l) in loads.0.iter().zip(loads.1) {
+            for d in 0..D {
+                w.velocity[(k as usize, d)] += l[d];
             }
         }
         for ((_, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {

@@ -8,31 +8,34 @@
 //! `ρ_f` everywhere, so the fluid matrices stay constant and factored once. Body `i` owns the free
 //! velocity dofs `C_i` where its signed distance field is `d_i ≤ 0` (any shape works). One step:
 //!
-//! 1. **Constrained velocity solve** ([`Unsteady::step_constrained`]): `A ũ = b + E μ` with
-//!    `u|C_i` rigid, where the multipliers `μ` are internal forces (no net force or torque on any
-//!    body). With `Π` the least-squares fit of a rigid motion to the values on each `C_i`, the
-//!    multipliers solve the symmetric positive definite system `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀`
-//!    (`ũ₀` the unconstrained solution) by conjugate gradients, one velocity solve per iteration.
-//!    Holding the interior rigid inside the solve (rather than resetting it after) is what gives
-//!    the viscous stress on the body its full value: a reset-only projection sees about half of
-//!    it, and its terminal velocities do not converge with `Δt` (measured: 60 % too fast at
-//!    `Δt = 2.5e-4` in the Stokes test).
+//! 1. **Constrained velocity solve** ([`Unsteady::step_constrained`]): `A ũ = b + w + E μ` with
+//!    `u|C_i` rigid. `w` loads each body's buoyancy-corrected weight `W_i = (ρ_s − ρ_f)|B_i| g`
+//!    (over `ρ_f`) on its dofs, in equal shares plus the couple that keeps its moment about the
+//!    centre of mass. The multipliers `μ` are internal forces (no net force or torque on any
+//!    body): with `Π` the least-squares fit of a rigid motion to the values on each `C_i`, they
+//!    solve the symmetric positive definite system `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀` (`ũ₀` the
+//!    solution without them) by conjugate gradients, one velocity solve per iteration,
+//!    preconditioned by `(I − Π) A_CC (I − Π)`. Holding the interior rigid inside the solve
+//!    (rather than resetting it after) is what gives the viscous stress on the body its full
+//!    value: a reset-only projection sees about half of it, and its terminal velocities do not
+//!    converge with `Δt` (measured: 60 % too fast at `Δt = 2.5e-4` in the Stokes test). Loading
+//!    the weight after the solve instead made the error depend on `Δt` (1.6x at `Δt = 0.01`).
 //! 2. **Newton–Euler**: the fluid in the body moves with the fitted rigid motion `(U_f, ω_f)`, so
-//!    the hydrodynamic force and torque are `F_h = ρ_f |B| (U_f − U)/Δt`,
+//!    the hydrodynamic force and torque are `F_h = ρ_f |B| (U_f − U)/Δt − W`,
 //!    `T_h = ρ_f J_w (ω_f − ω)/Δt` (`J_w` the unit-density inertia), and the body's
-//!    `ρ_s |B| dU/dt = F_h + (ρ_s − ρ_f) |B| g + F_c`, `I_w dω/dt = T_h + T_c − ω × I_w ω`
-//!    are advanced by symplectic Euler over `n` sub-steps of `Δt/n` (contact forces `F_c`, `T_c`
-//!    recomputed at each, `F_h`, `T_h` held), then `G ← G + δ U`, `R ← exp(δ ω) R`.
+//!    `ρ_s |B| dU/dt = F_h + W + F_c`, `I_w dω/dt = T_h + T_c − ω × I_w ω` are advanced by
+//!    symplectic Euler over `n` sub-steps of `Δt/n` (contact forces `F_c`, `T_c` recomputed at
+//!    each, `F_h`, `T_h` held), then `G ← G + δ U`, `R ← exp(δ ω) R`.
 //! 3. **Rigidity projection** at the new pose: the dofs inside each body take its velocity.
 //!
-//! With one sub-step and no contact, step 2 reads `ρ_s U' = ρ_f U_f + (ρ_s − ρ_f) U + Δt (ρ_s −
-//! ρ_f) g`: the fluid's part of the body moves as the fluid solve says (its added mass and drag
-//! are implicit, inside the solve) and the excess mass keeps its momentum. Both weights are
-//! positive for `ρ_s ≥ ρ_f`, so the scheme has no density-ratio limit there; at `ρ_s = ρ_f` the
-//! body takes the fluid's rigid motion (a neutrally buoyant body in fluid at rest stays at rest
-//! exactly), unlike explicit immersed-boundary couplings that fail below `ρ_s/ρ_f ≈ 1.2`. Gravity
-//! on the fluid is balanced by a hydrostatic pressure: the fluid gets no body force, the pressure
-//! written out is the dynamic one, and the bodies get the buoyancy-corrected weight.
+//! With one sub-step and no contact, step 2 reads `ρ_s U' = ρ_f U_f + (ρ_s − ρ_f) U`: the
+//! fluid's part of the body moves as the fluid solve says (its weight, added mass and drag are
+//! implicit, inside the solve) and the excess mass keeps its momentum. Both weights are positive
+//! for `ρ_s ≥ ρ_f`, so the scheme has no density-ratio limit there; at `ρ_s = ρ_f` the body takes
+//! the fluid's rigid motion (a neutrally buoyant body in fluid at rest stays at rest exactly),
+//! unlike explicit immersed-boundary couplings that fail below `ρ_s/ρ_f ≈ 1.2`. Gravity on the
+//! fluid is balanced by a hydrostatic pressure: the fluid gets no body force, the pressure written
+//! out is the dynamic one, and the bodies get the buoyancy-corrected weight.
 
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
@@ -163,8 +166,11 @@ where
     dofs: PointGrid<D>,
     work: Work<D>,
     /// The buoyancy-corrected weight of each body over `ρ_f` and its point of application (the
-    /// centre of mass), loaded on the body's dofs in the solve.
+    /// centre of mass), loaded on the body's dofs in the velocity step's right-hand side.
     loads: Vec<(Point<D>, Vector<D>)>,
+    /// The loaded dofs (the constrained ones at the step's start) and their shares.
+    load_dofs: Vec<u32>,
+    shares: Vec<Vector<D>>,
 }
 
 impl<const D: usize> Coupled<D>
@@ -217,6 +223,8 @@ where
             seconds: CoupledSeconds::default(),
             work: Work::default(),
             loads: vec![(Point::<D>::zeros(), Vector::<D>::zeros()); n],
+            load_dofs: Vec::new(),
+            shares: Vec::new(),
         };
         let (velocity, position, prescribed) = coupled.fluid.velocity_mut();
         coupled
@@ -242,38 +250,48 @@ where
             dofs,
             work,
             loads,
+            load_dofs,
+            shares,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
         let (mut constraint, mut motion) = (0.0, 0.0);
         let zero = |_: &Point<D>, _: f64| Vector::<D>::zeros();
-        fluid.step_constrained(mesh, &zero, &mut |space, velocity, prescribed, response| {
-            let begin = Instant::now();
-            for (l, b) in loads.iter_mut().zip(&bodies.bodies) {
-                let weight = bodies.gravity * ((b.density / coupling.fluid_density - 1.0) * b.geometry.moments.measure);
-                *l = (b.position, weight);
-            }
-            *iterations += work.constrain(velocity, response, loads, coupling.tolerance);
-            let fits = work.fits(velocity);
-            constraint += begin.elapsed().as_secs_f64();
-            let begin = Instant::now();
-            outcome = advance(
-                bodies,
-                &fits,
-                hydro_force,
-                hydro_torque,
-                coupling.fluid_density,
-                dt,
-                *substeps,
-                time,
-            );
-            motion += begin.elapsed().as_secs_f64();
-            let begin = Instant::now();
-            if outcome.is_ok() {
-                outcome = work.collect(dofs, space.coordinates(), prescribed, &bodies.bodies);
-                work.project(velocity, &bodies.bodies);
-            }
-            constraint += begin.elapsed().as_secs_f64();
-        })?;
+        for (l, b) in loads.iter_mut().zip(&bodies.bodies) {
+            let weight = bodies.gravity * ((b.density / coupling.fluid_density - 1.0) * b.geometry.moments.measure);
+            *l = (b.position, weight);
+        }
+        work.share(loads, shares);
+        load_dofs.clear();
+        load_dofs.extend_from_slice(&work.dofs);
+        fluid.step_constrained(
+            mesh,
+            &zero,
+            (load_dofs, shares),
+            &mut |space, velocity, prescribed, response| {
+                let begin = Instant::now();
+                *iterations += work.constrain(velocity, response, coupling.tolerance);
+                let fits = work.fits(velocity);
+                constraint += begin.elapsed().as_secs_f64();
+                let begin = Instant::now();
+                outcome = advance(
+                    bodies,
+                    &fits,
+                    hydro_force,
+                    hydro_torque,
+                    coupling.fluid_density,
+                    dt,
+                    *substeps,
+                    time,
+                );
+                motion += begin.elapsed().as_secs_f64();
+                let begin = Instant::now();
+                if outcome.is_ok() {
+                    outcome = work.collect(dofs, space.coordinates(), prescribed, &bodies.bodies);
+                    work.project(velocity, &bodies.bodies);
+                }
+                constraint += begin.elapsed().as_secs_f64();
+            },
+        )?;
         seconds.constraint += constraint;
         seconds.bodies += motion;
         seconds.fluid += start.elapsed().as_secs_f64() - constraint - motion;
@@ -351,29 +369,11 @@ where
         }
     }
 
-    /// `z = (I − Π) A_CC r` (`r` already free of rigid motions).
-    fn precondition(&self, response: &Response<'_, D>, r: &[Vector<D>], z: &mut [Vector<D>]) {
-        response.apply(&self.dofs, &self.slot, r, z);
-        self.remove_rigid(z);
-    }
-
-    /// Adds the response to each body's load `loads[i] = (G, F)` (a force divided by `ρ_f`,
-    /// applied at `G`: shared equally by the body's dofs plus the couple that keeps its moment
-    /// about `G`, since the dofs' centroid is not exactly `G`), then makes the velocity rigid on the constrained dofs by conjugate
-    /// gradients on the internal multipliers, preconditioned by `(I − Π) A_CC (I − Π)` (the
-    /// operator restricted to the constrained dofs approximates the inverse of `Eᵀ A⁻¹ E`);
-    /// returns the iterations.
-    fn constrain(
-        &mut self,
-        velocity: &mut [Vector<D>],
-        response: &mut Response<'_, D>,
-        loads: &[(Point<D>, Vector<D>)],
-        tolerance: f64,
-    ) -> usize {
-        if self.dofs.is_empty() {
-            return 0;
-        }
-        self.response.resize(velocity.len(), Vector::<D>::zeros());
+    /// Shares each body's load `loads[i] = (G, F)` (a force over `ρ_f`, applied at `G`) among its
+    /// dofs, into `shares`: equal parts plus the couple that keeps the load's moment about `G`
+    /// (the dofs' centroid is not exactly `G`).
+    fn share(&self, loads: &[(Point<D>, Vector<D>)], shares: &mut Vec<Vector<D>>) {
+        shares.resize(self.dofs.len(), Vector::<D>::zeros());
         for (w, (centre, load)) in self.ranges.windows(2).zip(loads) {
             let points = &self.points[w[0]..w[1]];
             let mean = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
@@ -381,18 +381,30 @@ where
                 let r = p - mean;
                 s + r * r.transpose()
             });
-            // The couple that gives the shares the moment of `load` applied at `centre`.
             let moment = <Dim<D> as Kinematics<D>>::torque(&(centre - mean), load);
             let spin = <Dim<D> as Kinematics<D>>::inertia_solve(&second, &moment);
             let share = load / points.len() as f64;
-            for (d, p) in self.direction[w[0]..w[1]].iter_mut().zip(points) {
+            for (d, p) in shares[w[0]..w[1]].iter_mut().zip(points) {
                 *d = share + <Dim<D> as Kinematics<D>>::spin(&spin, &(p - mean));
             }
         }
-        response.solve(&self.dofs, &self.direction, &mut self.response);
-        for (u, r) in velocity.iter_mut().zip(&self.response) {
-            *u += r;
+    }
+
+    /// `z = (I − Π) A_CC r` (`r` already free of rigid motions).
+    fn precondition(&self, response: &Response<'_, D>, r: &[Vector<D>], z: &mut [Vector<D>]) {
+        response.apply(&self.dofs, &self.slot, r, z);
+        self.remove_rigid(z);
+    }
+
+    /// Makes the velocity rigid on the constrained dofs by conjugate
+    /// gradients on the internal multipliers, preconditioned by `(I − Π) A_CC (I − Π)` (the
+    /// operator restricted to the constrained dofs approximates the inverse of `Eᵀ A⁻¹ E`);
+    /// returns the iterations.
+    fn constrain(&mut self, velocity: &mut [Vector<D>], response: &mut Response<'_, D>, tolerance: f64) -> usize {
+        if self.dofs.is_empty() {
+            return 0;
         }
+        self.response.resize(velocity.len(), Vector::<D>::zeros());
         let mut residual = std::mem::take(&mut self.residual);
         let mut image = std::mem::take(&mut self.image);
         let mut preconditioned = std::mem::take(&mut self.gathered);
