@@ -126,7 +126,10 @@ pub struct CoupledSeconds {
 
 /// The constrained dofs and the conjugate gradients' vectors, kept between steps.
 #[derive(Debug, Default)]
-struct Work<const D: usize> {
+struct Work<const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
     /// The constrained dofs, body after body.
     dofs: Vec<u32>,
     /// Their positions.
@@ -140,6 +143,8 @@ struct Work<const D: usize> {
     image: Vec<Vector<D>>,
     gathered: Vec<Vector<D>>,
     response: Vec<Vector<D>>,
+    /// Each body's rigid fit after the solve.
+    fits: Vec<Fit<D>>,
 }
 
 /// Bodies and fluid on one mesh.
@@ -270,12 +275,12 @@ where
             &mut |space, velocity, prescribed, response| {
                 let begin = Instant::now();
                 *iterations += work.constrain(velocity, response, coupling.tolerance);
-                let fits = work.fits(velocity);
+                work.fit(velocity);
                 constraint += begin.elapsed().as_secs_f64();
                 let begin = Instant::now();
                 outcome = advance(
                     bodies,
-                    &fits,
+                    &work.fits,
                     hydro_force,
                     hydro_torque,
                     coupling.fluid_density,
@@ -453,15 +458,16 @@ where
         iterations
     }
 
-    /// Each body's rigid fit of the velocity on its constrained dofs.
-    fn fits(&mut self, velocity: &[Vector<D>]) -> Vec<Fit<D>> {
+    /// Each body's rigid fit of the velocity on its constrained dofs, into `self.fits`.
+    fn fit(&mut self, velocity: &[Vector<D>]) {
         for (g, &k) in self.gathered.iter_mut().zip(&self.dofs) {
             *g = velocity[k as usize];
         }
-        self.ranges
-            .windows(2)
-            .map(|w| Fit::new(&self.points[w[0]..w[1]], &self.gathered[w[0]..w[1]]))
-            .collect()
+        self.fits.clear();
+        for w in self.ranges.windows(2) {
+            self.fits
+                .push(Fit::new(&self.points[w[0]..w[1]], &self.gathered[w[0]..w[1]]));
+        }
     }
 
     /// The constrained dofs take their body's velocity.
