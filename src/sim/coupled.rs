@@ -87,29 +87,44 @@ impl<const D: usize> Fit<D>
 where
     Dim<D>: Kinematics<D>,
 {
-    /// The least-squares rigid motion of the values `u` at `points`: the mean velocity about the
-    /// centroid `c`, and `ω = J⁻¹ Σ (x − c) × (u − ū)` with `J` the points' unit inertia.
-    fn new(points: &[Point<D>], u: &[Vector<D>]) -> Self {
-        let n = points.len().max(1) as f64;
-        let centre = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / n;
-        let velocity = u.iter().fold(Vector::<D>::zeros(), |s, v| s + v) / n;
-        let mut second = SMatrix::<f64, D, D>::zeros();
+    /// The least-squares rigid motion of the values `u` at `points`, whose centroid `c` and
+    /// second moment `S = Σ (x − c)(x − c)ᵀ` are `frame`: the mean velocity about `c`, and
+    /// `ω = J(S)⁻¹ Σ (x − c) × (u − ū)`.
+    fn new(points: &[Point<D>], u: &[Vector<D>], frame: &Frame<D>) -> Self {
+        let velocity = u.iter().fold(Vector::<D>::zeros(), |s, v| s + v) / points.len().max(1) as f64;
         let mut moment = <Dim<D> as Kinematics<D>>::zero();
         for (p, v) in points.iter().zip(u) {
-            let r = p - centre;
-            second += r * r.transpose();
-            moment += <Dim<D> as Kinematics<D>>::torque(&r, &(v - velocity));
+            moment += <Dim<D> as Kinematics<D>>::torque(&(p - frame.centre), &(v - velocity));
         }
         Fit {
-            centre,
+            centre: frame.centre,
             velocity,
-            spin: <Dim<D> as Kinematics<D>>::inertia_solve(&second, &moment),
+            spin: <Dim<D> as Kinematics<D>>::inertia_solve(&frame.second, &moment),
         }
     }
 
     /// The fitted velocity at `x`.
     fn at(&self, x: &Point<D>) -> Vector<D> {
         self.velocity + <Dim<D> as Kinematics<D>>::spin(&self.spin, &(x - self.centre))
+    }
+}
+
+/// The centroid and second moment `Σ (x − c)(x − c)ᵀ` of one body's constrained dofs, fixed
+/// for a step (the fits of every conjugate-gradient iteration and the load shares use them).
+#[derive(Debug, Clone, Copy)]
+struct Frame<const D: usize> {
+    centre: Point<D>,
+    second: SMatrix<f64, D, D>,
+}
+
+impl<const D: usize> Frame<D> {
+    fn new(points: &[Point<D>]) -> Self {
+        let centre = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len().max(1) as f64;
+        let second = points.iter().fold(SMatrix::<f64, D, D>::zeros(), |s, p| {
+            let r = p - centre;
+            s + r * r.transpose()
+        });
+        Frame { centre, second }
     }
 }
 
@@ -138,6 +153,8 @@ where
     ranges: Vec<usize>,
     /// The position of each dof in `dofs` (`u32::MAX` if not constrained).
     slot: Vec<u32>,
+    /// Each body's frame of its constrained dofs.
+    frames: Vec<Frame<D>>,
     residual: Vec<Vector<D>>,
     direction: Vec<Vector<D>>,
     image: Vec<Vector<D>>,
@@ -348,6 +365,10 @@ where
             }
             self.ranges.push(self.dofs.len());
         }
+        self.frames.clear();
+        for w in self.ranges.windows(2) {
+            self.frames.push(Frame::new(&self.points[w[0]..w[1]]));
+        }
         for (i, &k) in self.dofs.iter().enumerate() {
             self.slot[k as usize] = i as u32;
         }
@@ -365,9 +386,9 @@ where
 
     /// `v ← (I − Π) v` on the constrained dofs: each body's part minus its rigid fit.
     fn remove_rigid(&self, v: &mut [Vector<D>]) {
-        for w in self.ranges.windows(2) {
+        for (w, frame) in self.ranges.windows(2).zip(&self.frames) {
             let (points, values) = (&self.points[w[0]..w[1]], &mut v[w[0]..w[1]]);
-            let fit = Fit::new(points, values);
+            let fit = Fit::new(points, values, frame);
             for (p, x) in points.iter().zip(values.iter_mut()) {
                 *x -= fit.at(p);
             }
@@ -379,13 +400,9 @@ where
     /// (the dofs' centroid is not exactly `G`).
     fn share(&self, loads: &[(Point<D>, Vector<D>)], shares: &mut Vec<Vector<D>>) {
         shares.resize(self.dofs.len(), Vector::<D>::zeros());
-        for (w, (centre, load)) in self.ranges.windows(2).zip(loads) {
+        for (body, (w, (centre, load))) in self.ranges.windows(2).zip(loads).enumerate() {
             let points = &self.points[w[0]..w[1]];
-            let mean = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
-            let second = points.iter().fold(SMatrix::<f64, D, D>::zeros(), |s, p| {
-                let r = p - mean;
-                s + r * r.transpose()
-            });
+            let Frame { centre: mean, second } = self.frames[body];
             let moment = <Dim<D> as Kinematics<D>>::torque(&(centre - mean), load);
             let spin = <Dim<D> as Kinematics<D>>::inertia_solve(&second, &moment);
             let share = load / points.len() as f64;
@@ -464,9 +481,9 @@ where
             *g = velocity[k as usize];
         }
         self.fits.clear();
-        for w in self.ranges.windows(2) {
+        for (w, frame) in self.ranges.windows(2).zip(&self.frames) {
             self.fits
-                .push(Fit::new(&self.points[w[0]..w[1]], &self.gathered[w[0]..w[1]]));
+                .push(Fit::new(&self.points[w[0]..w[1]], &self.gathered[w[0]..w[1]], frame));
         }
     }
 
