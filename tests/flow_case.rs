@@ -209,6 +209,17 @@ fn bad_fluid_input_gets_errors_naming_the_field() {
             "unknown field `viscosty`",
         ),
         (
+            CHANNEL.replace("viscosity = 0.5", "viscosity = 0.5\nconvection = \"upwind\""),
+            "unknown variant `upwind`, expected `extrapolated` or `characteristics`",
+        ),
+        (
+            CHANNEL.replace(
+                "viscosity = 0.5",
+                "viscosity = 0.5\nstokes = true\nconvection = \"characteristics\"",
+            ),
+            "`fluid.convection`: a Stokes flow (fluid.stokes = true) has no convection to treat",
+        ),
+        (
             CHANNEL.replace("[time]\n    step = 0.1\n    end = 0.2", ""),
             "`time`: this case needs a [time] table",
         ),

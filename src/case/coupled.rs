@@ -8,7 +8,7 @@
 //! | `flow.pvd` | each output time has two parts: `flow_NNNNNN.vtu` (the mesh with `velocity`, `pressure`, `vorticity`) and `bodies_NNNNNN.vtu` (the bodies' boundaries) |
 //! | `bodies.csv` | the dry run's columns followed by the hydrodynamic force and torque, `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D) |
 //! | `position.png`, `velocity.png`, `angle.png` | the bodies' coordinates, velocity components and angles (2D) against time |
-//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, the final state; `"status": "failed"` and the error if the run stopped |
+//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, the final state; `"status": "failed"` and the error if the run stopped |
 //!
 //! Every file is written whole; a run that stops keeps everything written so far.
 
@@ -17,6 +17,7 @@ use super::run::{step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
+use crate::fluid::Convection;
 use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
 use crate::math::Vector;
 use crate::sim::{Coupled, Coupling};
@@ -86,8 +87,10 @@ pub struct CoupledSummary {
     pub final_gap: Option<f64>,
     /// The smallest gap between two bodies within contact range over the run (negative: overlap).
     pub min_body_gap: Option<f64>,
-    /// The largest `|u| Δt / h` over the run (`h` the smallest cell diameter).
+    /// The largest `|u| Δt / h` of the fluid over the run (`h` the smallest cell edge).
     pub max_cfl: f64,
+    /// The largest `|U| Δt / h` of a body over the run: how far, in cells, a body moves per step.
+    pub max_body_cfl: f64,
     /// Warnings (time step too large for the flow).
     pub warnings: Vec<String>,
     /// Seconds since the start.
@@ -159,7 +162,7 @@ where
     let mut history: Vec<Vec<Sample<D>>> = vec![Vec::new(); coupled.bodies.bodies.len()];
     let mut output_seconds = 0.0;
     let (mut max_speed, mut max_speed_time, mut max_reynolds) = (0.0_f64, 0.0, 0.0);
-    let (mut min_body_gap, mut max_cfl) = (None::<f64>, 0.0_f64);
+    let (mut min_body_gap, mut max_cfl, mut max_body_cfl) = (None::<f64>, 0.0_f64, 0.0_f64);
     let mu = flow.nu * flow.density;
 
     let mut write = |c: &Coupled<D>,
@@ -196,6 +199,7 @@ where
         }
         for b in &coupled.bodies.bodies {
             let speed = b.velocity.norm();
+            max_body_cfl = max_body_cfl.max(speed * dt / h_min);
             if speed > max_speed {
                 max_speed = speed;
                 max_speed_time = coupled.bodies.time;
@@ -244,9 +248,14 @@ where
         (gap < w.band()).then_some(gap)
     });
     let mut warnings = Vec::new();
-    if max_cfl > 1.0 {
+    if max_cfl > 1.0 && flow.convection == Convection::Extrapolated {
         warnings.push(format!(
-            "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step"
+            "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step or set fluid.convection = \"characteristics\""
+        ));
+    }
+    if max_body_cfl > 0.5 {
+        warnings.push(format!(
+            "a body moved {max_body_cfl:.2} cells per step (|U| Δt / h, h = {h_min:.3e} the smallest cell): a body moving more than half a cell per step captures several layers of velocity nodes at once, which acts as a spurious drag (measured: a disk at Re 500 falls 15 % too slowly at 0.7 cells per step); lower time.step"
         ));
     }
     let steps_done = coupled.bodies.steps;
@@ -278,6 +287,7 @@ where
         final_gap,
         min_body_gap,
         max_cfl,
+        max_body_cfl,
         warnings,
         wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
         seconds: CoupledSeconds {

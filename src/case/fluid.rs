@@ -14,11 +14,12 @@
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
 use super::run::step_count;
-use super::schema::{ConditionSpec, NumberOrExpr};
+use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr};
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    solve_steady, BoundaryConditions, BoundaryForce, FlowField, FluidError, P2Space, SteadyProblem, Unsteady,
+    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, SteadyProblem,
+    Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
@@ -43,8 +44,8 @@ pub struct FlowCase<const D: usize> {
     pub gravity: Vector<D>,
     /// Steady (Newton) or unsteady.
     pub steady: bool,
-    /// Navier–Stokes (`true`) or Stokes.
-    pub convection: bool,
+    /// Stokes, or how Navier–Stokes treats convection.
+    pub convection: Convection,
     /// What to measure.
     pub report: Report,
     /// The force on the reported marker, set up once.
@@ -158,6 +159,17 @@ impl Case {
         let density = self.positive("fluid.density", spec.density.unwrap_or(1.0))?;
         let nu = self.positive("fluid.viscosity", spec.viscosity)? / density;
         let steady = spec.steady.unwrap_or(false);
+        let convection = match (spec.stokes.unwrap_or(false), spec.convection) {
+            (false, None | Some(ConvectionSpec::Extrapolated)) => Convection::Extrapolated,
+            (false, Some(ConvectionSpec::Characteristics)) => Convection::Characteristics,
+            (true, None) => Convection::Off,
+            (true, Some(_)) => {
+                return Err(self.invalid(
+                    "fluid.convection",
+                    "a Stokes flow (fluid.stokes = true) has no convection to treat: remove one of the two",
+                ))
+            }
+        };
         if !steady {
             let time = self.time()?;
             self.positive("time.step", time.step)?;
@@ -290,7 +302,7 @@ impl Case {
             nu,
             gravity,
             steady,
-            convection: !spec.stokes.unwrap_or(false),
+            convection,
             report,
         })
     }
@@ -468,7 +480,7 @@ fn run_steady<const D: usize>(
         viscosity: flow.nu,
         force: &|_: &Point<D>| g,
         boundary: &flow.boundary,
-        convection: flow.convection,
+        convection: flow.convection != Convection::Off,
     };
     let (solution, iterations) =
         solve_steady(&flow.mesh, &flow.space, &problem, 1e-10, 30).map_err(|e| case.fluid_error(e))?;

@@ -169,6 +169,10 @@ pub struct FluidSpec {
     pub steady: Option<bool>,
     /// Drop the convection term (Stokes flow); default false.
     pub stokes: Option<bool>,
+    /// How unsteady runs treat convection: `"extrapolated"` (explicit, CFL-limited; the default)
+    /// or `"characteristics"` (semi-Lagrangian: no CFL limit, robust where the mesh does not
+    /// resolve the boundary layers, as around bodies moving fast through a fixed mesh).
+    pub convection: Option<ConvectionSpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
     /// `{ pressure = p0 }`.
@@ -179,6 +183,16 @@ pub struct FluidSpec {
     pub curved: Vec<CurvedSpec>,
     /// Forces and pressure difference to report; default none.
     pub report: Option<ReportSpec>,
+}
+
+/// The treatment of convection in unsteady runs (`[fluid] convection`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConvectionSpec {
+    /// `"extrapolated"`.
+    Extrapolated,
+    /// `"characteristics"`.
+    Characteristics,
 }
 
 /// A boundary lying on a circle (2D) or sphere (3D).

@@ -7,6 +7,7 @@
 //! (manufactured solutions, Poiseuille flow, Schäfer–Turek 2D-1). The module knows nothing of
 //! bodies or contact, nor of case files (`case` builds flows from them).
 
+pub mod characteristics;
 pub mod forces;
 pub mod post;
 pub mod quadrature;
@@ -20,4 +21,4 @@ pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
-pub use unsteady::{Response, StepSeconds, Unsteady};
+pub use unsteady::{Carried, Convection, Response, StepSeconds, Unsteady};

@@ -20,8 +20,14 @@
 //! Poisson matrix and the P1 mass matrix (which projects `∇·ũ` onto P1) are factored once too. A
 //! step assembles the right-hand sides (in parallel over cells), multiplies by the constant
 //! matrices and does `D + 2` pairs of triangular solves. The first step takes `ũ^{−1} = ũ^0`.
-//! The explicit convection limits the time step by a CFL condition `|u| Δt / h ≲ 1`.
+//! The explicit convection limits the time step by a CFL condition `|u| Δt / h ≲ 1`; on meshes
+//! too coarse for the flow's boundary layers (cell Reynolds numbers of ten and more, the staircase
+//! boundaries of the rigid bodies' fictitious domain) it can blow up whatever the time step.
+//! [`Convection::Characteristics`] replaces it by the method of characteristics
+//! ([`super::characteristics`]): the history `4ũ^k − ũ^{k−1}` is taken at the feet of the
+//! characteristics, the convection term drops out, the matrices are the same.
 
+use super::characteristics::Characteristics;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::sparse::Csr;
@@ -39,6 +45,36 @@ pub type TimeField<'a, const D: usize> = &'a (dyn Fn(&Point<D>, f64) -> Vector<D
 /// A constraint applied inside a step ([`Unsteady::step_constrained`]): it gets the space, the new
 /// velocity, which dofs carry a velocity condition, and the operator's responses.
 pub type Constraint<'a, const D: usize> = dyn FnMut(&P2Space<D>, &mut [Vector<D>], &[bool], &mut Response<'_, D>) + 'a;
+
+/// The velocity dofs that move with rigid bodies during a step ([`Unsteady::step_constrained`]).
+///
+/// The material at a carried dof was in its body a step before, so its BDF2 history
+/// `4ũ^k − ũ^{k−1}` is the body's: `ũ^k` at the dof (rigid already) and `previous`, the body's
+/// velocity there a step earlier, neither transported along characteristics nor taken from
+/// the fluid that was at the dof before the body arrived (which would drag every dof a moving
+/// body captures back to the fluid's speed, a spurious drag that grows with `Δt`).
+#[derive(Debug, Clone, Copy)]
+pub struct Carried<'a, const D: usize> {
+    /// The dofs.
+    pub dofs: &'a [u32],
+    /// Nodal loads on them (forces over the density), added to the right-hand side.
+    pub loads: &'a [Vector<D>],
+    /// `ũ^{k−1}` at them: their body's velocity a step before the current one.
+    pub previous: &'a [Vector<D>],
+}
+
+/// How a time step treats the convection term `(u·∇)u`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Convection {
+    /// None: Stokes flow.
+    Off,
+    /// Explicit, with `u* = 2ũ^k − ũ^{k−1}` in `(u*·∇)u*` (the default; CFL-limited).
+    #[default]
+    Extrapolated,
+    /// The method of characteristics (semi-Lagrangian): no CFL limit, robust on under-resolved
+    /// meshes; two feet per dof, two point locations per foot, see [`super::characteristics`].
+    Characteristics,
+}
 
 /// Seconds spent per phase, summed over steps.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -67,6 +103,9 @@ struct Work<const D: usize> {
     velocity: Mat<f64>,
     phi: Mat<f64>,
     projected: Mat<f64>,
+    /// `ũ^k(X₁)` and `ũ^{k−1}(X₂)` with [`Convection::Characteristics`] (empty otherwise).
+    transported: Vec<Vector<D>>,
+    transported_previous: Vec<Vector<D>>,
 }
 
 impl<const D: usize> Work<D> {
@@ -84,6 +123,8 @@ impl<const D: usize> Work<D> {
             velocity: Mat::zeros(n2, D),
             phi: Mat::zeros(n1, 1),
             projected: Mat::zeros(n1, 1),
+            transported: Vec::new(),
+            transported_previous: Vec::new(),
         }
     }
 }
@@ -104,8 +145,10 @@ pub struct Unsteady<const D: usize> {
     fixed: Vec<Vec<u32>>,
     /// Whether each P2 dof carries a velocity condition.
     prescribed: Vec<bool>,
-    /// Navier–Stokes (`true`) or Stokes.
-    convection: bool,
+    /// Stokes, or how convection is treated.
+    convection: Convection,
+    /// Built at the first step with [`Convection::Characteristics`].
+    characteristics: Option<Characteristics>,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -248,7 +291,8 @@ impl<const D: usize> Unsteady<D> {
             mass1_solver,
             fixed,
             prescribed: is_fixed,
-            convection: true,
+            convection: Convection::Extrapolated,
+            characteristics: None,
             phi_fixed,
             pressure_load,
             boundary,
@@ -281,9 +325,9 @@ impl<const D: usize> Unsteady<D> {
         self.nu
     }
 
-    /// Drops (`false`) or keeps (`true`, the default) the convection term: Stokes flow.
-    pub fn set_convection(&mut self, on: bool) {
-        self.convection = on;
+    /// How the steps treat convection ([`Convection::Extrapolated`] unless set).
+    pub fn set_convection(&mut self, convection: Convection) {
+        self.convection = convection;
     }
 
     /// The current velocity at every P2 dof, the positions of the dofs and whether each carries a
@@ -312,12 +356,17 @@ impl<const D: usize> Unsteady<D> {
     /// Advances one step under the body force `f(x, t)`; an error names the step and the field
     /// if the solution stops being finite.
     pub fn step(&mut self, mesh: &SimplexMesh<D>, f: TimeField<D>) -> Result<(), FluidError> {
-        self.step_constrained(mesh, f, (&[], &[]), &mut |_, _, _, _| {})
+        let none = Carried {
+            dofs: &[],
+            loads: &[],
+            previous: &[],
+        };
+        self.step_constrained(mesh, f, none, &mut |_, _, _, _| {})
     }
 
-    /// [`Self::step`] with the nodal loads `loads = (dofs, values)` added to the velocity step's
-    /// right-hand side (forces over the density, at free dofs) and a constraint applied to the
-    /// new velocity `ũ^{k+1}` between the velocity
+    /// [`Self::step`] for a flow carrying rigid bodies: the loads on the `carried` dofs are added
+    /// to the velocity step's right-hand side, their history is their own (see [`Carried`]), and
+    /// a constraint is applied to the new velocity `ũ^{k+1}` between the velocity
     /// solve and the pressure correction: `constrain(space, velocity, prescribed, response)` may
     /// change the velocity of dofs without a velocity condition, using `response` to add
     /// responses of the velocity operator to loads (the rigid bodies' constraint,
@@ -326,7 +375,7 @@ impl<const D: usize> Unsteady<D> {
         &mut self,
         mesh: &SimplexMesh<D>,
         f: TimeField<D>,
-        loads: (&[u32], &[Vector<D>]),
+        carried: Carried<'_, D>,
         constrain: &mut Constraint<'_, D>,
     ) -> Result<(), FluidError> {
         let start = Instant::now();
@@ -338,6 +387,9 @@ impl<const D: usize> Unsteady<D> {
         for ((e, u), v) in w.extrapolated.iter_mut().zip(current).zip(&self.previous) {
             *e = u * 2.0 - v;
         }
+        for (&k, v) in carried.dofs.iter().zip(carried.previous) {
+            w.extrapolated[k as usize] = current[k as usize] * 2.0 - v;
+        }
         for (k, p) in w.p_hat.iter_mut().enumerate() {
             *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
         }
@@ -348,9 +400,29 @@ impl<const D: usize> Unsteady<D> {
             f,
             t,
             &w.extrapolated,
-            self.convection,
+            self.convection == Convection::Extrapolated,
             &mut w.cell_load,
         );
+        // The history at the nodes, or at the feet of the characteristics.
+        let (history, older) = if self.convection == Convection::Characteristics {
+            let transport = self
+                .characteristics
+                .get_or_insert_with(|| Characteristics::new(mesh, &self.space));
+            w.transported.resize(n2, Vector::<D>::zeros());
+            w.transported_previous.resize(n2, Vector::<D>::zeros());
+            transport.transport(
+                mesh,
+                &self.space,
+                current,
+                &self.previous,
+                dt,
+                &mut w.transported,
+                &mut w.transported_previous,
+            );
+            (&w.transported, &w.transported_previous)
+        } else {
+            (current, &self.previous)
+        };
         w.load.copy_from_slice(&self.pressure_load);
         for (c, local) in w.cell_load.iter().enumerate() {
             for (&dof, value) in self.space.dofs(c as u32).iter().zip(local) {
@@ -363,14 +435,17 @@ impl<const D: usize> Unsteady<D> {
         self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         for d in 0..D {
             for (k, h) in w.history.iter_mut().enumerate() {
-                *h = (4.0 * current[k][d] - self.previous[k][d]) / (2.0 * dt);
+                *h = (4.0 * history[k][d] - older[k][d]) / (2.0 * dt);
+            }
+            for (&k, v) in carried.dofs.iter().zip(carried.previous) {
+                w.history[k as usize] = (4.0 * current[k as usize][d] - v[d]) / (2.0 * dt);
             }
             self.mass2.mul(&w.history, &mut w.product);
             for k in 0..n2 {
                 w.velocity[(k, d)] = load[d * n2 + k] + w.product[k] - w.gradient[d * n2 + k];
             }
         }
-        for (&k, l) in loads.0.iter().zip(loads.1) {
+        for (&k, l) in carried.dofs.iter().zip(carried.loads) {
             for d in 0..D {
                 w.velocity[(k as usize, d)] += l[d];
             }

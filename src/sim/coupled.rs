@@ -20,6 +20,13 @@
 //!    value: a reset-only projection sees about half of it, and its terminal velocities do not
 //!    converge with `Δt` (measured: 60 % too fast at `Δt = 2.5e-4` in the Stokes test). Loading
 //!    the weight after the solve instead made the error depend on `Δt` (1.6x at `Δt = 0.01`).
+//!    The BDF2 history of the body's dofs is the body's own ([`Carried`]): `ũ^k` there is its
+//!    rigid velocity, and `ũ^{k−1}` its rigid velocity a step earlier, also at the dofs it has
+//!    just captured (whose stored `ũ^{k−1}`, or whose foot of characteristic, is the slower
+//!    fluid that was there before): otherwise every captured dof is pulled back towards the
+//!    fluid's speed, a drag that grows with the distance the body moves per step (on the Re 17
+//!    disk at `h = d/10` this moved Re_max from 18.7 to 18.3, towards the published 17.3). What
+//!    remains of that drag limits the step: a body should move less than half a cell per step.
 //! 2. **Newton–Euler**: the fluid in the body moves with the fitted rigid motion `(U_f, ω_f)`, so
 //!    the hydrodynamic force and torque are `F_h = ρ_f |B| (U_f − U)/Δt − W`,
 //!    `T_h = ρ_f J_w (ω_f − ω)/Δt` (`J_w` the unit-density inertia), and the body's
@@ -39,7 +46,7 @@
 
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::fluid::{Response, Unsteady};
+use crate::fluid::{Carried, Response, Unsteady};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use nalgebra::SMatrix;
@@ -193,6 +200,10 @@ where
     /// The loaded dofs (the constrained ones at the step's start) and their shares.
     load_dofs: Vec<u32>,
     shares: Vec<Vector<D>>,
+    /// Each body's velocity and angular velocity a step back, and the rigid velocity it gives
+    /// the loaded dofs (their BDF2 history, [`Carried`]).
+    before: Vec<(Vector<D>, Angular<D>)>,
+    carried_previous: Vec<Vector<D>>,
 }
 
 impl<const D: usize> Coupled<D>
@@ -247,7 +258,15 @@ where
             loads: vec![(Point::<D>::zeros(), Vector::<D>::zeros()); n],
             load_dofs: Vec::new(),
             shares: Vec::new(),
+            before: Vec::new(),
+            carried_previous: Vec::new(),
         };
+        coupled.before = coupled
+            .bodies
+            .bodies
+            .iter()
+            .map(|b| (b.velocity, b.angular_velocity))
+            .collect();
         let (velocity, position, prescribed) = coupled.fluid.velocity_mut();
         coupled
             .work
@@ -274,6 +293,8 @@ where
             loads,
             load_dofs,
             shares,
+            before,
+            carried_previous,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
         let (mut constraint, mut motion) = (0.0, 0.0);
@@ -285,35 +306,45 @@ where
         work.share(loads, shares);
         load_dofs.clear();
         load_dofs.extend_from_slice(&work.dofs);
-        fluid.step_constrained(
-            mesh,
-            &zero,
-            (load_dofs, shares),
-            &mut |space, velocity, prescribed, response| {
-                let begin = Instant::now();
-                *iterations += work.constrain(velocity, response, coupling.tolerance);
-                work.fit(velocity);
-                constraint += begin.elapsed().as_secs_f64();
-                let begin = Instant::now();
-                outcome = advance(
-                    bodies,
-                    &work.fits,
-                    hydro_force,
-                    hydro_torque,
-                    coupling.fluid_density,
-                    dt,
-                    *substeps,
-                    time,
-                );
-                motion += begin.elapsed().as_secs_f64();
-                let begin = Instant::now();
-                if outcome.is_ok() {
-                    outcome = work.collect(dofs, space.coordinates(), prescribed, &bodies.bodies);
-                    work.project(velocity, &bodies.bodies);
-                }
-                constraint += begin.elapsed().as_secs_f64();
-            },
-        )?;
+        carried_previous.clear();
+        for ((b, w), (velocity, spin)) in bodies.bodies.iter().zip(work.ranges.windows(2)).zip(before.iter_mut()) {
+            carried_previous.extend(
+                work.points[w[0]..w[1]]
+                    .iter()
+                    .map(|p| *velocity + <Dim<D> as Kinematics<D>>::spin(spin, &(p - b.position))),
+            );
+            *velocity = b.velocity;
+            *spin = b.angular_velocity;
+        }
+        let carried = Carried {
+            dofs: load_dofs,
+            loads: shares,
+            previous: carried_previous,
+        };
+        fluid.step_constrained(mesh, &zero, carried, &mut |space, velocity, prescribed, response| {
+            let begin = Instant::now();
+            *iterations += work.constrain(velocity, response, coupling.tolerance);
+            work.fit(velocity);
+            constraint += begin.elapsed().as_secs_f64();
+            let begin = Instant::now();
+            outcome = advance(
+                bodies,
+                &work.fits,
+                hydro_force,
+                hydro_torque,
+                coupling.fluid_density,
+                dt,
+                *substeps,
+                time,
+            );
+            motion += begin.elapsed().as_secs_f64();
+            let begin = Instant::now();
+            if outcome.is_ok() {
+                outcome = work.collect(dofs, space.coordinates(), prescribed, &bodies.bodies);
+                work.project(velocity, &bodies.bodies);
+            }
+            constraint += begin.elapsed().as_secs_f64();
+        })?;
         seconds.constraint += constraint;
         seconds.bodies += motion;
         seconds.fluid += start.elapsed().as_secs_f64() - constraint - motion;

@@ -1,0 +1,107 @@
+//! Convection by the method of characteristics (semi-Lagrangian): the velocity history of the BDF2
+//! step is taken where the fluid came from rather than at the node, so that the convection term
+//! disappears from the right-hand side and with it the CFL limit and the instability of explicit
+//! Galerkin convection at high cell Reynolds numbers (Pironneau 1982; the BDF2 form of Ewing and
+//! Russell, and of Boukir, Maday, Métivet and Razafindrakoto 1997).
+//!
+//! For the P2 dof at `x`, with `X₁` the foot at `t^k` of the characteristic through `(x, t^{k+1})`
+//! and `X₂` its foot at `t^{k−1}`, the BDF2 step reads
+//!
+//! ```text
+//! (3u^{k+1}(x) − 4u^k(X₁) + u^{k−1}(X₂))/(2Δt) − ν Δu^{k+1} + ∇p = f,
+//! X₁ = x − Δt ū(x − (Δt/2) ū(x)),   ū = (3u^k − u^{k−1})/2  (the velocity at t^{k+1/2}),
+//! X₂ = x − 2Δt u^k(x − Δt u^k(x)),
+//! ```
+//!
+//! both feet by the midpoint rule (second order). The transported values are the P2 fields
+//! evaluated at the feet (point location by a walk from the dof's own cell); the matrices stay
+//! those of the Stokes step. A foot outside the mesh (a characteristic that left through a wall) is
+//! pulled back towards `x` by halving until it is inside. Curved cells are located and evaluated
+//! as straight ones: the difference is of the order of the cell's sag, at the boundary only.
+//!
+//! Inside the fictitious domain of rigid bodies ([`crate::sim::Coupled`]) this is what keeps the
+//! high-Reynolds runs stable: a node released at a body's rear takes its history from inside the
+//! body (the rigid velocity), a node captured at the front from the fluid it came from.
+
+use super::space::{p2_values, P2Space};
+use crate::math::{Point, Vector};
+use crate::mesh::{CellPoint, SimplexMesh};
+use rayon::prelude::*;
+
+/// Halvings of a foot's displacement before giving up on finding it inside the mesh.
+const PULL_BACKS: usize = 12;
+
+/// The cell of every P2 dof from which its characteristics are searched.
+#[derive(Debug, Clone)]
+pub(super) struct Characteristics {
+    hint: Vec<u32>,
+}
+
+impl Characteristics {
+    pub(super) fn new<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Self {
+        let mut hint = vec![0; space.len()];
+        for c in 0..mesh.num_cells() as u32 {
+            for &k in space.dofs(c) {
+                hint[k as usize] = c;
+            }
+        }
+        mesh.locator_ready();
+        Characteristics { hint }
+    }
+
+    /// `current_out[k] = u^k(X₁)` and `previous_out[k] = u^{k−1}(X₂)` for every dof `k`, in
+    /// parallel over dofs (the result does not depend on the number of threads).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn transport<const D: usize>(
+        &self,
+        mesh: &SimplexMesh<D>,
+        space: &P2Space<D>,
+        current: &[Vector<D>],
+        previous: &[Vector<D>],
+        dt: f64,
+        current_out: &mut [Vector<D>],
+        previous_out: &mut [Vector<D>],
+    ) {
+        let x = space.coordinates();
+        current_out
+            .par_iter_mut()
+            .zip(previous_out.par_iter_mut())
+            .enumerate()
+            .for_each(|(k, (a, b))| {
+                let (x, hint) = (&x[k], self.hint[k]);
+                let half = |k: usize| current[k] * 1.5 - previous[k] * 0.5;
+                let mid = foot(mesh, x, &(half(k) * (0.5 * dt)), hint);
+                let v = interpolate(space, &mid, current) * 1.5 - interpolate(space, &mid, previous) * 0.5;
+                *a = interpolate(space, &foot(mesh, x, &(v * dt), mid.cell), current);
+                let mid = foot(mesh, x, &(current[k] * dt), hint);
+                let v = interpolate(space, &mid, current);
+                *b = interpolate(space, &foot(mesh, x, &(v * (2.0 * dt)), mid.cell), previous);
+            });
+    }
+}
+
+/// The point `x − shift` located in the mesh, or the nearest point inside along the segment
+/// from `x` found by halving the shift (`x` itself, in cell `hint`, at worst).
+fn foot<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, shift: &Vector<D>, hint: u32) -> CellPoint {
+    let mut s = *shift;
+    for _ in 0..PULL_BACKS {
+        if let Some(found) = mesh.locate_from(&(x - s), hint) {
+            return found;
+        }
+        s *= 0.5;
+    }
+    CellPoint {
+        cell: hint,
+        weights: mesh.barycentric(hint, x),
+    }
+}
+
+/// The P2 field `u` at a located point.
+fn interpolate<const D: usize>(space: &P2Space<D>, at: &CellPoint, u: &[Vector<D>]) -> Vector<D> {
+    let phi = p2_values::<D>(&at.weights);
+    space
+        .dofs(at.cell)
+        .iter()
+        .zip(&phi)
+        .fold(Vector::<D>::zeros(), |s, (&k, w)| s + u[k as usize] * *w)
+}
