@@ -241,36 +241,43 @@ fn disk_sedimentation_re17_case_reaches_the_published_reynolds_number_and_rests(
     assert!((x - 1.0).abs() < 0.01, "the disk falls straight: x = {x}");
 }
 
-/// The committed drafting–kissing–tumbling case to t = 1.3: the trailing disk falls faster than
+/// The committed drafting–kissing–tumbling case to t = 2: the trailing disk falls faster than
 /// the leading one in its wake (drafting, by more than 20 % at t = 1), then their gap falls within
-/// the contact range (kissing, published at t ≈ 1.0–1.5) without overlap.
+/// the contact range (kissing, published at t ≈ 1.0–1.5) without overlap, then the pair turns over
+/// (tumbling): the heights cross at t = 1.76 here, published 1.8–1.9, near y = 4.85.
 #[test]
-fn dkt_case_drafts_and_kisses_without_overlap() {
+fn dkt_case_drafts_kisses_and_tumbles_without_overlap() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/dkt.toml");
     let text = std::fs::read_to_string(&path)
         .unwrap()
-        .replace("end = 3.0", "end = 1.3")
+        .replace("end = 3.0", "end = 2.0")
         .replace("every = 50", "every = 0");
     let case = Case::parse(&path, &text).unwrap();
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
     let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
-    let row = |time: &str, body: &str| -> Vec<f64> {
-        let line = csv
-            .lines()
-            .find(|l| l.starts_with(&format!("{time},{body},")))
-            .unwrap_or_else(|| panic!("no row at {time} for {body}"));
-        line.split(',').skip(2).map(|x| x.parse().unwrap()).collect()
-    };
-    let (upper, lower) = (row("1", "upper"), row("1", "lower"));
+    // (time, upper, lower) with each body's x, y, angle, vx, vy, …
+    let mut rows: Vec<(f64, Vec<f64>, Vec<f64>)> = Vec::new();
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let values: Vec<f64> = fields[2..].iter().map(|x| x.parse().unwrap()).collect();
+        let t: f64 = fields[0].parse().unwrap();
+        match fields[1] {
+            "upper" => rows.push((t, values, Vec::new())),
+            _ => rows.last_mut().unwrap().2 = values,
+        }
+    }
+    let at_one = rows.iter().find(|r| r.0 >= 1.0).unwrap();
     let kiss = s.min_body_gap.expect("the disks came within contact range");
+    let crossing = rows.iter().find(|r| r.1[1] < r.2[1]).expect("the heights cross");
     println!(
-        "t = 1: upper vy {:.3}, lower vy {:.3}; smallest gap {kiss:.4}",
-        upper[4], lower[4]
+        "t = 1: upper vy {:.3}, lower vy {:.3}; smallest gap {kiss:.4}; heights cross at t = {:.3}, y = {:.3}",
+        at_one.1[4], at_one.2[4], crossing.0, crossing.1[1]
     );
-    assert!(upper[4] < 1.2 * lower[4], "drafting: the upper disk is faster");
+    assert!(at_one.1[4] < 1.2 * at_one.2[4], "drafting: the upper disk is faster");
     assert!(kiss > 0.0 && kiss < 0.025);
+    assert!((1.6..1.95).contains(&crossing.0) && (crossing.1[1] - 4.85).abs() < 0.3);
 }
 
 /// The committed high-Reynolds case (ρ_s = 1.5, μ = 0.01, convection along the characteristics)
