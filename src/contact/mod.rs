@@ -5,7 +5,7 @@
 //! 1. bounding spheres `(G_i, R_i)` → broad phase with margin `ρ` → candidate pairs;
 //! 2. the wall field at `G_i` → bodies within `R_i + ρ` of a wall;
 //! 3. per candidate pair, in parallel: the gap and contact points from the body-frame fields
-//!    ([`gap`]); per body near a wall: the same with the wall field ([`wall`]);
+//!    (module `gap`); per body near a wall: the same with the wall field (module `wall`);
 //! 4. per contact, the [`Law`]'s force `F` on `i` (and `−F` on `j`), with torques `(a − G) × F` about
 //!    each body's centre of mass at the law's application points `a`.
 //!
