@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::case::{run_coupled, Case};
+use tumble::case::{run_coupled, Case, CoupledSummary};
 use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
 use tumble::fluid::{BoundaryConditions, Convection, FlowField, P2Space, Unsteady};
 use tumble::math::{Point, Vector};
@@ -176,19 +176,28 @@ fn bad_bodies_are_refused_with_their_names() {
     assert!(message.contains("body 'body' is not inside the domain"), "{message}");
 }
 
+/// Runs the committed 2D case `cases/{name}` with its text edited by `edits` (each `(from, to)`
+/// must occur): the summary, and the directory holding the output files.
+fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (CoupledSummary, tempfile::TempDir) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases").join(name);
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{name} has no `{from}`");
+        text = text.replace(from, to);
+    }
+    let case = Case::parse(&path, &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    (summary, dir)
+}
+
 /// The committed case on its coarser mesh: `summary.json` reports Faxén's terminal velocity within
 /// 3 %, `bodies.csv` carries the hydrodynamic force (which balances the weight once settled),
 /// `flow.pvd` pairs the fluid and the bodies at every output time, and the plots exist.
 #[test]
 fn stokes_sedimentation_case_writes_its_outputs() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/stokes_sedimentation.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("_0.01.msh", "_0.02.msh");
-    let case = Case::parse(&path, &text).unwrap();
-    let flow = case.build_flow::<2>().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let (s, dir) = run_edited_case("stokes_sedimentation.toml", &[("_0.01.msh", "_0.02.msh")]);
     let exact = 0.01 * PI * 0.125 * 0.125 * 981.0 / faxen(0.125);
     let u = s.terminal_velocity.expect("settled");
     println!("terminal velocity {u:.6} (Faxén {exact:.6}), Re {:.4}", s.max_reynolds);
@@ -219,16 +228,14 @@ fn stokes_sedimentation_case_writes_its_outputs() {
 /// the disk at rest on the bottom at a gap in [0, ρ].
 #[test]
 fn disk_sedimentation_re17_case_reaches_the_published_reynolds_number_and_rests() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/disk_sedimentation_re17.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("_0.0125.msh", "_0.025.msh")
-        .replace("step = 5e-4", "step = 1e-3")
-        .replace("end = 1.2", "end = 0.9");
-    let case = Case::parse(&path, &text).unwrap();
-    let flow = case.build_flow::<2>().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let (s, _dir) = run_edited_case(
+        "disk_sedimentation_re17.toml",
+        &[
+            ("_0.0125.msh", "_0.025.msh"),
+            ("step = 5e-4", "step = 1e-3"),
+            ("end = 1.2", "end = 0.9"),
+        ],
+    );
     let gap = s.final_gap.expect("on the bottom");
     println!(
         "Re_max {:.3} at t = {:.3}, final gap {gap:.4}, final speed {:.2e}",
@@ -247,15 +254,7 @@ fn disk_sedimentation_re17_case_reaches_the_published_reynolds_number_and_rests(
 /// (tumbling): the heights cross at t = 1.76 here, published 1.8–1.9, near y = 4.85.
 #[test]
 fn dkt_case_drafts_kisses_and_tumbles_without_overlap() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/dkt.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("end = 3.0", "end = 2.0")
-        .replace("every = 50", "every = 0");
-    let case = Case::parse(&path, &text).unwrap();
-    let flow = case.build_flow::<2>().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let (s, dir) = run_edited_case("dkt.toml", &[("end = 3.0", "end = 2.0"), ("every = 50", "every = 0")]);
     let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
     // (time, upper, lower) with each body's x, y, angle, vx, vy, …
     let mut rows: Vec<(f64, Vec<f64>, Vec<f64>)> = Vec::new();
@@ -286,18 +285,16 @@ fn dkt_case_drafts_kisses_and_tumbles_without_overlap() {
 /// (the disk has fallen 1.3 by then, at 11 cm/s; the explicit convection blows up at 8 cm/s).
 #[test]
 fn disk_sedimentation_high_re_case_follows_the_published_trajectory() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/disk_sedimentation_high_re.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("_0.0125.msh", "_0.025.msh")
-        .replace("step = 2.5e-4", "step = 5e-4")
-        .replace("end = 0.45", "end = 0.16")
-        .replace("every = 100", "every = 0")
-        .replace("csv_every = 20", "csv_every = 1");
-    let case = Case::parse(&path, &text).unwrap();
-    let flow = case.build_flow::<2>().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let s = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let (s, dir) = run_edited_case(
+        "disk_sedimentation_high_re.toml",
+        &[
+            ("_0.0125.msh", "_0.025.msh"),
+            ("step = 2.5e-4", "step = 5e-4"),
+            ("end = 0.45", "end = 0.16"),
+            ("every = 100", "every = 0"),
+            ("csv_every = 20", "csv_every = 1"),
+        ],
+    );
     let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
     let path: Vec<(f64, f64)> = csv
         .lines()
