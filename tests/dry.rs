@@ -208,6 +208,10 @@ fn bad_case_files_get_errors_naming_the_field_or_body() {
             "`contact.stiffness`: must be a positive number",
         ),
         (
+            GOOD.replace("stiffness = 1e-6", "stiffness = 1e-6\ndamping = -1"),
+            "`contact.damping`: must be a number ≥ 0, got -1",
+        ),
+        (
             GOOD.replace("range = 0.03", "range = 0.03\nlaw = \"hooke\""),
             "unknown law 'hooke'",
         ),
@@ -341,4 +345,68 @@ fn tripole_comes_to_rest_on_two_lobes() {
     assert!(off.abs() < 1e-3 && b.velocity.norm() < 1e-3 && b.angular_velocity.abs() < 1e-3);
     assert_eq!(sim.contact.contacts.len(), 2);
     assert!(sim.contact.contacts.iter().all(|c| (0.0..0.03125).contains(&c.gap)));
+}
+
+/// The contacts' normal damping (`[contact] damping`): a disk dropped on the floor rebounds to
+/// 99 % of its height without it, to 73 % with `c = 2` (asserted: under 80 %), and does not leave the
+/// contact range at all with `c = 20`, where it rests at the same gap as the undamped disk would
+/// (ρ/2, the dashpot does not move the equilibrium). Two disks thrown at each other keep their
+/// total momentum to round-off (the dashpot is an internal force) and lose kinetic energy.
+#[test]
+fn contact_damping_dissipates_without_moving_the_rest_state() {
+    let drop = |damping: f64| -> (f64, f64) {
+        let text = format!(
+            "dimension = 2\ngravity = [0.0, -981.0]\n[domain]\nbox = [[0.0, 0.0], [2.0, 2.0]]\nh = 0.0625\n\
+             [[bodies]]\nname = \"disk\"\nshape = {{ type = \"circle\", radius = 0.125 }}\ndensity = 1.25\n\
+             position = [1.0, 0.325]\n[contact]\nrange = 0.03\nstiffness = 1.0e-6\nwall_stiffness = 1.05e-6\n\
+             damping = {damping}\n[time]\nstep = 1.0e-4\nend = 1.0\n"
+        );
+        let case = Case::parse(Path::new("drop.toml"), &text).unwrap();
+        let mut sim = case.build::<2>().unwrap();
+        assert_eq!(sim.damping, damping);
+        let (mut touched, mut rebound) = (false, 0.0f64);
+        for _ in 0..6000 {
+            sim.step(1e-4).unwrap();
+            let b = &sim.bodies[0];
+            touched |= b.position.y < 0.125 + 0.03;
+            if touched && b.velocity.y > 0.0 {
+                rebound = rebound.max(b.position.y);
+            }
+        }
+        (rebound, sim.bodies[0].position.y)
+    };
+    let (free, _) = drop(0.0);
+    let (damped, _) = drop(2.0);
+    let (held, rest) = drop(20.0);
+    println!("rebound heights: c = 0: {free:.4}, c = 2: {damped:.4}, c = 20: {held:.4} (rest {rest:.4})");
+    assert!(free > 0.125 + 0.99 * 0.2);
+    assert!(damped < 0.125 + 0.8 * 0.2);
+    assert!(held < 0.125 + 0.03 && (rest - 0.125 - 0.015).abs() < 0.002);
+
+    let text = GOOD
+        .replace("gravity = [0.0, -981.0]", "")
+        .replace("position = [0.5, 0.5]", "position = [0.7, 0.5]\nvelocity = [5, 0.3]")
+        .replace("stiffness = 1e-6", "stiffness = 1e-6\ndamping = 1.0");
+    let case = Case::parse(Path::new("pair.toml"), &text).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let momentum = |s: &tumble::sim::Simulation<2>| {
+        s.bodies
+            .iter()
+            .map(|b| b.velocity * b.mass)
+            .sum::<tumble::math::Vector<2>>()
+    };
+    let energy = |s: &tumble::sim::Simulation<2>| {
+        s.bodies
+            .iter()
+            .map(|b| 0.5 * b.mass * b.velocity.norm_squared())
+            .sum::<f64>()
+    };
+    let (p0, e0) = (momentum(&sim), energy(&sim));
+    for _ in 0..1000 {
+        sim.step(1e-4).unwrap();
+    }
+    let (p1, e1) = (momentum(&sim), energy(&sim));
+    println!("pair: momentum {p0:?} → {p1:?}, kinetic energy {e0:.5} → {e1:.5}");
+    assert!((p1 - p0).norm() < 1e-12 * p0.norm());
+    assert!(e1 < 0.9 * e0);
 }

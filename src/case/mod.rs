@@ -271,7 +271,13 @@ impl Case {
         };
         let bodies = self.bodies::<D>(range, c.resolution)?;
         let walls = self.walls::<D>(range, &bodies)?;
-        let sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
+        let mut sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
+        sim.damping = match c.damping {
+            Some(x) if !(x.is_finite() && x >= 0.0) => {
+                return Err(self.invalid("contact.damping", format!("must be a number ≥ 0, got {x}")))
+            }
+            x => x.unwrap_or(0.0),
+        };
         sim.check_start().map_err(|cause| CaseError::Sim {
             file: self.path.clone(),
             cause: Box::new(cause),

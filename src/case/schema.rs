@@ -139,6 +139,9 @@ pub struct ContactSpec {
     pub stiffness: f64,
     /// `ε_W`, the body–wall stiffness parameter; default `stiffness`.
     pub wall_stiffness: Option<f64>,
+    /// `c`, the contacts' normal damping (force per unit approach speed, see
+    /// [`crate::sim::Simulation::damping`]); default 0.
+    pub damping: Option<f64>,
     /// The spacing of the bodies' distance-field lattices (length); default `range / 4`, and at
     /// most a twentieth of the smallest body's radius.
     pub resolution: Option<f64>,

@@ -22,7 +22,7 @@ pub use grid::PointGrid;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BroadError, BroadPhase, LinkedCell, Sphere};
-use crate::contact::{closest_contact, ContactSolver, Walls};
+use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
 use crate::fluid::FluidError;
 use crate::math::Vector;
 use rayon::prelude::*;
@@ -96,6 +96,12 @@ where
     pub drag: Drag,
     /// The contact computation.
     pub contact: ContactSolver<D>,
+    /// Normal damping of the contacts, `c` (force per unit approach speed; default 0, the
+    /// specification's conservative force): every contact within range adds the dashpot
+    /// `−c ((v_i − v_j)·n) n` at its application points (`v` the bodies' velocities there, zero
+    /// for a wall). It stands in for the dissipation of the lubrication film between a body and
+    /// a wall or another body, which a fluid mesh coarser than the film cannot resolve.
+    pub damping: f64,
     /// The contact force on each body at the last step.
     pub force: Vec<Vector<D>>,
     /// The contact torque on each body at the last step.
@@ -127,6 +133,7 @@ where
             gravity,
             drag,
             contact,
+            damping: 0.0,
             force: vec![Vector::<D>::zeros(); n],
             torque: vec![<Dim<D> as Kinematics<D>>::zero(); n],
             time: 0.0,
@@ -203,7 +210,9 @@ where
                 let lever = 2.0 * b.geometry.radius;
                 let wall = m.law.stiffness(m.range, m.wall_stiffness, lever);
                 let pair = 2.0 * m.law.stiffness(m.range, m.stiffness, lever);
-                2.0 * (b.mass / wall.max(pair)).sqrt()
+                let spring = 2.0 * (b.mass / wall.max(pair)).sqrt();
+                // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
+                spring.min(b.mass / self.damping.max(f64::MIN_POSITIVE))
             })
             .fold(f64::INFINITY, f64::min)
     }
@@ -213,6 +222,25 @@ where
     pub fn contact_forces(&mut self) -> Result<(), SimError> {
         self.contact
             .forces(&self.bodies, self.walls.as_ref(), &mut self.force, &mut self.torque)?;
+        if self.damping > 0.0 {
+            let model = &self.contact.model;
+            for c in self.contact.contacts.iter().filter(|c| c.gap <= model.range) {
+                let (ai, aj) = model.law.application_points(&c.point_i, &c.point_j);
+                let bi = &self.bodies[c.i as usize];
+                let vj = match c.j {
+                    WALL => Vector::<D>::zeros(),
+                    j => self.bodies[j as usize].point_velocity(&aj),
+                };
+                let f = c.normal * (-self.damping * (bi.point_velocity(&ai) - vj).dot(&c.normal));
+                self.force[c.i as usize] += f;
+                self.torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - bi.position), &f);
+                if c.j != WALL {
+                    let bj = &self.bodies[c.j as usize];
+                    self.force[c.j as usize] -= f;
+                    self.torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - bj.position), &(-f));
+                }
+            }
+        }
         if let Some(k) = self.contact.outside {
             let b = &self.bodies[k as usize];
             return Err(SimError::Outside {
