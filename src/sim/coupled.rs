@@ -244,6 +244,7 @@ where
             n => n,
         };
         let n = bodies.bodies.len();
+        let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
         let mut coupled = Coupled {
             dofs: PointGrid::new(fluid.space().coordinates(), size.max(f64::MIN_POSITIVE)),
             fluid,
@@ -258,15 +259,9 @@ where
             loads: vec![(Point::<D>::zeros(), Vector::<D>::zeros()); n],
             load_dofs: Vec::new(),
             shares: Vec::new(),
-            before: Vec::new(),
+            before,
             carried_previous: Vec::new(),
         };
-        coupled.before = coupled
-            .bodies
-            .bodies
-            .iter()
-            .map(|b| (b.velocity, b.angular_velocity))
-            .collect();
         let (velocity, position, prescribed) = coupled.fluid.velocity_mut();
         coupled
             .work
