@@ -31,14 +31,19 @@ use rayon::prelude::*;
 /// Halvings of a foot's displacement before giving up on finding it inside the mesh.
 const PULL_BACKS: usize = 12;
 
-/// The cell of every P2 dof from which its characteristics are searched.
+/// The cell of every P2 dof from which its characteristics are searched, and the transported
+/// velocities of the last step.
 #[derive(Debug, Clone)]
-pub(super) struct Characteristics {
+pub(super) struct Characteristics<const D: usize> {
     hint: Vec<u32>,
+    /// `u^k(X₁)` at every dof.
+    current: Vec<Vector<D>>,
+    /// `u^{k−1}(X₂)` at every dof.
+    previous: Vec<Vector<D>>,
 }
 
-impl Characteristics {
-    pub(super) fn new<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Self {
+impl<const D: usize> Characteristics<D> {
+    pub(super) fn new(mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Self {
         let mut hint = vec![0; space.len()];
         for c in 0..mesh.num_cells() as u32 {
             for &k in space.dofs(c) {
@@ -46,29 +51,30 @@ impl Characteristics {
             }
         }
         mesh.locator_ready();
-        Characteristics { hint }
+        Characteristics {
+            hint,
+            current: vec![Vector::<D>::zeros(); space.len()],
+            previous: vec![Vector::<D>::zeros(); space.len()],
+        }
     }
 
-    /// `current_out[k] = u^k(X₁)` and `previous_out[k] = u^{k−1}(X₂)` for every dof `k`, in
-    /// parallel over dofs (the result does not depend on the number of threads).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn transport<const D: usize>(
-        &self,
+    /// `(u^k(X₁), u^{k−1}(X₂))` at every dof, computed in parallel over dofs (the result does
+    /// not depend on the number of threads).
+    pub(super) fn transport(
+        &mut self,
         mesh: &SimplexMesh<D>,
         space: &P2Space<D>,
         current: &[Vector<D>],
         previous: &[Vector<D>],
         dt: f64,
-        current_out: &mut [Vector<D>],
-        previous_out: &mut [Vector<D>],
-    ) {
-        let x = space.coordinates();
-        current_out
+    ) -> (&[Vector<D>], &[Vector<D>]) {
+        let (x, hints) = (space.coordinates(), &self.hint);
+        self.current
             .par_iter_mut()
-            .zip(previous_out.par_iter_mut())
+            .zip(self.previous.par_iter_mut())
             .enumerate()
             .for_each(|(k, (a, b))| {
-                let (x, hint) = (&x[k], self.hint[k]);
+                let (x, hint) = (&x[k], hints[k]);
                 let half = |k: usize| current[k] * 1.5 - previous[k] * 0.5;
                 let mid = foot(mesh, x, &(half(k) * (0.5 * dt)), hint);
                 let v = interpolate(space, &mid, current) * 1.5 - interpolate(space, &mid, previous) * 0.5;
@@ -77,6 +83,7 @@ impl Characteristics {
                 let v = interpolate(space, &mid, current);
                 *b = interpolate(space, &foot(mesh, x, &(v * (2.0 * dt)), mid.cell), previous);
             });
+        (&self.current, &self.previous)
     }
 }
 

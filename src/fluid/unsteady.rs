@@ -103,9 +103,6 @@ struct Work<const D: usize> {
     velocity: Mat<f64>,
     phi: Mat<f64>,
     projected: Mat<f64>,
-    /// `ũ^k(X₁)` and `ũ^{k−1}(X₂)` with [`Convection::Characteristics`] (empty otherwise).
-    transported: Vec<Vector<D>>,
-    transported_previous: Vec<Vector<D>>,
 }
 
 impl<const D: usize> Work<D> {
@@ -123,8 +120,6 @@ impl<const D: usize> Work<D> {
             velocity: Mat::zeros(n2, D),
             phi: Mat::zeros(n1, 1),
             projected: Mat::zeros(n1, 1),
-            transported: Vec::new(),
-            transported_previous: Vec::new(),
         }
     }
 }
@@ -148,7 +143,7 @@ pub struct Unsteady<const D: usize> {
     /// Stokes, or how convection is treated.
     convection: Convection,
     /// Built at the first step with [`Convection::Characteristics`].
-    characteristics: Option<Characteristics>,
+    characteristics: Option<Characteristics<D>>,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -408,20 +403,9 @@ impl<const D: usize> Unsteady<D> {
             let transport = self
                 .characteristics
                 .get_or_insert_with(|| Characteristics::new(mesh, &self.space));
-            w.transported.resize(n2, Vector::<D>::zeros());
-            w.transported_previous.resize(n2, Vector::<D>::zeros());
-            transport.transport(
-                mesh,
-                &self.space,
-                current,
-                &self.previous,
-                dt,
-                &mut w.transported,
-                &mut w.transported_previous,
-            );
-            (&w.transported, &w.transported_previous)
+            transport.transport(mesh, &self.space, current, &self.previous, dt)
         } else {
-            (current, &self.previous)
+            (current.as_slice(), self.previous.as_slice())
         };
         w.load.copy_from_slice(&self.pressure_load);
         for (c, local) in w.cell_load.iter().enumerate() {
