@@ -510,3 +510,60 @@ fn spd_solver_eliminates_prescribed_values_symmetrically() {
         }
     }
 }
+
+/// Solves at a few unknowns ([`SpdSolver::solve_at`]): on the 3-point Laplacian of [0, 1] with
+/// `u(0) = u(1) = 0`, point loads `F_s` at nodes `s` give the exact nodal values of the Green's
+/// function, `u(x) = Σ_s F_s min(x, s)(1 − max(x, s))`, at the loaded nodes, two right-hand sides
+/// at once; the simplicial factor visits only part of itself, the supernodal one does a full solve.
+#[test]
+fn spd_solver_solves_at_a_few_unknowns() {
+    use tumble::fluid::sparse::Csr;
+    use tumble::fluid::spd::{Reach, SpdSolver};
+    let n = 201;
+    let h = 1.0 / (n - 1) as f64;
+    let mut entries = Vec::new();
+    for i in 0..n as u32 {
+        entries.push((i, i, 2.0 / h));
+        if i > 0 {
+            entries.push((i, i - 1, -1.0 / h));
+        }
+        if i + 1 < n as u32 {
+            entries.push((i, i + 1, -1.0 / h));
+        }
+    }
+    let matrix = Csr::from_triplets(n, n, entries);
+    let mut prescribed = vec![false; n];
+    prescribed[0] = true;
+    prescribed[n - 1] = true;
+    // Node 0 is prescribed: its load is ignored and its value is zero.
+    let at = [17u32, 60, 0, 61, 150];
+    let load = [[1.0, -2.0], [0.5, 0.0], [5.0, 5.0], [-0.25, 1.0], [2.0, 3.0]].map(tumble::math::Vector::<2>::from);
+    for supernodal in [false, true] {
+        let mut solver = SpdSolver::new(&matrix, &prescribed, 2, supernodal).unwrap();
+        let mut reach = Reach::default();
+        assert_eq!(solver.reach(&at, &mut reach), !supernodal);
+        if !supernodal {
+            assert!(reach.share() > 0.0 && reach.share() < 1.0, "{}", reach.share());
+        }
+        let mut out = [tumble::math::Vector::<2>::zeros(); 5];
+        solver.solve_at(&mut reach, &at, &load, &mut out);
+        for (&k, o) in at.iter().zip(&out) {
+            let x = k as f64 * h;
+            for c in 0..2 {
+                let exact: f64 = at
+                    .iter()
+                    .zip(&load)
+                    .map(|(&s, f)| {
+                        let s = s as f64 * h;
+                        f[c] * x.min(s) * (1.0 - x.max(s))
+                    })
+                    .sum();
+                assert!(
+                    (o[c] - exact).abs() < 1e-12,
+                    "supernodal {supernodal}, node {k}: {} against {exact}",
+                    o[c]
+                );
+            }
+        }
+    }
+}

@@ -21,11 +21,22 @@
 //! supernodal one is used (`supernodal`).
 //! Each solve runs on one thread; the columns of a multi-column solve (the velocity components)
 //! run on separate threads.
+//!
+//! **Solves at a few unknowns** ([`SpdSolver::solve_at`]): when the right-hand side is zero
+//! except at a set `S` of unknowns and only the solution at `S` is wanted (the rigid bodies'
+//! constraint, [`crate::sim::Coupled`]), only the columns of `L` on the paths from `S` to the root
+//! of the elimination tree take part: the forward solve `L y = b` fills only the ancestors of
+//! `S` (every row index of a column of `L` is an ancestor of the column), and the backward solve
+//! `Lᵀ x = y` gives `x_j` from the `x_i` of the ancestors `i` of `j`. On the 2D P2 velocity
+//! pattern of 49 665 unknowns those paths hold 6 % of `L` for the dofs of one small body, 39 %
+//! for 25 bodies and 83 % for 1 000 ([`Reach::share`] says which). Simplicial factors only.
 
 use super::sparse::Csr;
+use crate::math::Vector;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::linalg::cholesky::{
-    factorize_symbolic_cholesky, CholeskySymbolicParams, LltRef, SymbolicCholesky, SymmetricOrdering,
+    factorize_symbolic_cholesky, CholeskySymbolicParams, LltRef, SymbolicCholesky, SymbolicCholeskyRaw,
+    SymmetricOrdering,
 };
 use faer::sparse::linalg::SupernodalThreshold;
 use faer::sparse::{SparseColMat, Triplet};
@@ -47,6 +58,34 @@ pub struct SpdSolver {
     /// One reduced right-hand side and one solve scratch per column: the columns are solved on
     /// separate threads.
     work: Vec<(Mat<f64>, MemBuffer)>,
+    /// Each unknown's column of `L` in a simplicial factor, its reduced index in a supernodal one
+    /// (`NONE` if prescribed).
+    column: Vec<u32>,
+    /// For a simplicial factor, the parent of each column in the elimination tree (`NONE` at a
+    /// root).
+    parent: Option<Vec<u32>>,
+}
+
+/// The columns of a simplicial factor that a solve at a set of unknowns visits
+/// ([`SpdSolver::reach`]), with the solve's scratch; kept by the caller between solves.
+#[derive(Debug, Default)]
+pub struct Reach {
+    /// The columns, in increasing order (children before parents).
+    columns: Vec<u32>,
+    /// Their entries over all the entries of `L`.
+    share: f64,
+    /// A flag per column, all false between calls.
+    marked: Vec<bool>,
+    /// The solution, one vector per column of the right-hand side.
+    x: Vec<Vec<f64>>,
+}
+
+impl Reach {
+    /// The fraction of the factor's entries a solve visits: a solve at these unknowns costs about
+    /// that fraction of a full one.
+    pub fn share(&self) -> f64 {
+        self.share
+    }
 }
 
 impl SpdSolver {
@@ -107,7 +146,33 @@ impl SpdSolver {
                 )
             })
             .collect();
+        let inverse = symbolic.perm().map(|p| p.arrays().1);
+        let parent = match symbolic.raw() {
+            SymbolicCholeskyRaw::Simplicial(l) => {
+                let (start, row) = (l.col_ptr(), l.row_idx());
+                let parent = (0..n)
+                    .map(|j| {
+                        if start[j + 1] > start[j] + 1 {
+                            row[start[j] + 1] as u32
+                        } else {
+                            NONE
+                        }
+                    })
+                    .collect();
+                Some(parent)
+            }
+            SymbolicCholeskyRaw::Supernodal(_) => None,
+        };
+        let mut column = vec![NONE; matrix.rows()];
+        for (r, &k) in free.iter().enumerate() {
+            column[k as usize] = match (&parent, inverse) {
+                (Some(_), Some(inv)) => inv[r],
+                _ => r,
+            } as u32;
+        }
         Ok(SpdSolver {
+            column,
+            parent,
             rows: matrix.rows(),
             free,
             lift,
@@ -115,6 +180,110 @@ impl SpdSolver {
             values,
             work,
         })
+    }
+
+    /// The columns of `L` that a solve at the unknowns `at` (free ones) visits, into `reach`:
+    /// the paths from their columns to the roots of the elimination tree. `false` (and `reach`
+    /// untouched) for a supernodal factor.
+    pub fn reach(&self, at: &[u32], reach: &mut Reach) -> bool {
+        let (column, Some(parent)) = (&self.column, &self.parent) else {
+            return false;
+        };
+        let SymbolicCholeskyRaw::Simplicial(l) = self.symbolic.raw() else {
+            return false;
+        };
+        let start = l.col_ptr();
+        reach.marked.resize(parent.len(), false);
+        reach.columns.clear();
+        for &k in at {
+            let mut j = column[k as usize];
+            while j != NONE && !reach.marked[j as usize] {
+                reach.marked[j as usize] = true;
+                reach.columns.push(j);
+                j = parent[j as usize];
+            }
+        }
+        // Marking then scanning orders the columns in linear time.
+        let mut entries = 0;
+        reach.columns.clear();
+        for (j, m) in reach.marked.iter_mut().enumerate() {
+            if *m {
+                *m = false;
+                reach.columns.push(j as u32);
+                entries += start[j + 1] - start[j];
+            }
+        }
+        reach.share = entries as f64 / start[parent.len()].max(1) as f64;
+        true
+    }
+
+    /// `out[i] = (A⁻¹ b)[at[i]]` for the right-hand side `b` that is `load[i]` at `at[i]` and zero
+    /// elsewhere, `K` columns at once, visiting only the columns of `reach` (from
+    /// [`reach`](Self::reach) with the same `at`; loads at prescribed unknowns are ignored and
+    /// their solution is zero: homogeneous conditions). Without a simplicial factor it does a full
+    /// solve, in a matrix it allocates.
+    pub fn solve_at<const K: usize>(
+        &mut self,
+        reach: &mut Reach,
+        at: &[u32],
+        load: &[Vector<K>],
+        out: &mut [Vector<K>],
+    ) {
+        let column = &self.column;
+        let SymbolicCholeskyRaw::Simplicial(l) = self.symbolic.raw() else {
+            let mut x = Mat::<f64>::zeros(self.rows, K);
+            for (&k, b) in at.iter().zip(load).filter(|(&k, _)| column[k as usize] != NONE) {
+                for (c, v) in b.iter().enumerate() {
+                    x[(k as usize, c)] = *v;
+                }
+            }
+            self.solve_in_place(x.as_mut());
+            for (&k, o) in at.iter().zip(out.iter_mut()) {
+                *o = Vector::<K>::from_fn(|c, _| x[(k as usize, c)]);
+            }
+            return;
+        };
+        let (start, row, value) = (l.col_ptr(), l.row_idx(), self.values.as_slice());
+        let n = start.len() - 1;
+        reach.x.resize_with(K, Vec::new);
+        let columns = &reach.columns;
+        // One component per thread, as the full solve does: the solves are bound by memory
+        // traffic, and two threads draw on more of it than one.
+        reach.x.par_iter_mut().enumerate().for_each(|(c, x)| {
+            x.resize(n, 0.0);
+            for &j in columns {
+                x[j as usize] = 0.0;
+            }
+            for (&k, b) in at.iter().zip(load) {
+                if column[k as usize] != NONE {
+                    x[column[k as usize] as usize] = b[c];
+                }
+            }
+            // L y = b, children first; the diagonal is the first entry of each column.
+            for &j in columns {
+                let (first, last) = (start[j as usize], start[j as usize + 1]);
+                let y = x[j as usize] / value[first];
+                x[j as usize] = y;
+                for (&i, v) in row[first + 1..last].iter().zip(&value[first + 1..last]) {
+                    x[i] -= v * y;
+                }
+            }
+            // Lᵀ x = y, parents first.
+            for &j in columns.iter().rev() {
+                let (first, last) = (start[j as usize], start[j as usize + 1]);
+                let s = row[first + 1..last]
+                    .iter()
+                    .zip(&value[first + 1..last])
+                    .fold(x[j as usize], |s, (&i, v)| s - v * x[i]);
+                x[j as usize] = s / value[first];
+            }
+        });
+        for (&k, o) in at.iter().zip(out.iter_mut()) {
+            *o = match column[k as usize] {
+                NONE => Vector::<K>::zeros(),
+                j => Vector::<K>::from_fn(|c, _| reach.x[c][j as usize]),
+            };
+        }
     }
 
     /// Solves in place: `x` holds the right-hand sides (one per column, at most the number given

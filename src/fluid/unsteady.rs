@@ -31,7 +31,7 @@ use super::characteristics::Characteristics;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::sparse::Csr;
-use super::spd::SpdSolver;
+use super::spd::{Reach, SpdSolver};
 use super::steady::{velocity_in_cell, BoundaryConditions, FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
@@ -196,18 +196,32 @@ impl<const D: usize> Response<'_, D> {
         self.solves += 1;
     }
 
+    /// The columns of the factor that [`solve_at`](Self::solve_at) visits for loads at `at`, into
+    /// `reach` ([`SpdSolver::reach`]); `false` if the factor has no elimination tree to follow
+    /// (the supernodal one of 3D meshes).
+    pub fn reach(&self, at: &[u32], reach: &mut Reach) -> bool {
+        self.solver.reach(at, reach)
+    }
+
+    /// `out[i] = (A⁻¹ Σ_j e_{at[j]} load[j])[at[i]]`: the response at the loaded dofs only, by
+    /// the triangular solves restricted to `reach` (from [`reach`](Self::reach) with the same
+    /// `at`), about `reach.share()` of the cost of [`solve`](Self::solve).
+    pub fn solve_at(&mut self, reach: &mut Reach, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
+        self.solver.solve_at(reach, at, load, out);
+    }
+
     /// `out[i] = Σ_j A[at[i], at[j]] x[j]`: the operator restricted to the dofs `at`, where
     /// `slot[k]` is the position of dof `k` in `at` (`u32::MAX` for dofs not in it). A
     /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
     pub fn apply(&self, at: &[u32], slot: &[u32], x: &[Vector<D>], out: &mut [Vector<D>]) {
-        for (o, &k) in out.iter_mut().zip(at) {
+        out.par_iter_mut().zip(at).for_each(|(o, &k)| {
             let (columns, values) = self.matrix.row(k as usize);
             *o = columns
                 .iter()
                 .zip(values)
                 .filter(|(&c, _)| slot[c as usize] != u32::MAX)
                 .fold(Vector::<D>::zeros(), |s, (&c, v)| s + x[slot[c as usize] as usize] * *v);
-        }
+        });
     }
 }
 
