@@ -467,14 +467,9 @@ fn stokes_drag_on_a_sphere_in_a_spherical_container() {
     assert!(force.y.hypot(force.z) < 0.01 * exact);
 }
 
-/// The SPD solver with prescribed unknowns: the 3-point Laplacian `−u'' = 1` on [0, 1] with
-/// `u(0) = a`, `u(1) = b` is exact for the quadratic solution `a + (b − a) x + x (1 − x)/2`, for
-/// two right-hand sides at once (different boundary values), on both factorisations.
-#[test]
-fn spd_solver_eliminates_prescribed_values_symmetrically() {
-    use tumble::fluid::sparse::Csr;
-    use tumble::fluid::spd::SpdSolver;
-    let n = 41;
+/// The 3-point Laplacian of [0, 1] on `n` nodes (the P1 stiffness matrix, spacing `h`), with
+/// both ends flagged as prescribed: `(matrix, prescribed, h)`.
+fn laplacian_1d(n: usize) -> (tumble::fluid::sparse::Csr, Vec<bool>, f64) {
     let h = 1.0 / (n - 1) as f64;
     let mut entries = Vec::new();
     for i in 0..n as u32 {
@@ -486,10 +481,20 @@ fn spd_solver_eliminates_prescribed_values_symmetrically() {
             entries.push((i, i + 1, -1.0 / h));
         }
     }
-    let matrix = Csr::from_triplets(n, n, entries);
     let mut prescribed = vec![false; n];
     prescribed[0] = true;
     prescribed[n - 1] = true;
+    (tumble::fluid::sparse::Csr::from_triplets(n, n, entries), prescribed, h)
+}
+
+/// The SPD solver with prescribed unknowns: the 3-point Laplacian `−u'' = 1` on [0, 1] with
+/// `u(0) = a`, `u(1) = b` is exact for the quadratic solution `a + (b − a) x + x (1 − x)/2`, for
+/// two right-hand sides at once (different boundary values), on both factorisations.
+#[test]
+fn spd_solver_eliminates_prescribed_values_symmetrically() {
+    use tumble::fluid::spd::SpdSolver;
+    let n = 41;
+    let (matrix, prescribed, h) = laplacian_1d(n);
     let ends = [(1.0, -2.0), (0.5, 3.0)];
     for supernodal in [false, true] {
         let mut solver = SpdSolver::new(&matrix, &prescribed, 2, supernodal).unwrap();
@@ -517,24 +522,8 @@ fn spd_solver_eliminates_prescribed_values_symmetrically() {
 /// at once; the simplicial factor visits only part of itself, the supernodal one does a full solve.
 #[test]
 fn spd_solver_solves_at_a_few_unknowns() {
-    use tumble::fluid::sparse::Csr;
     use tumble::fluid::spd::{Reach, SpdSolver};
-    let n = 201;
-    let h = 1.0 / (n - 1) as f64;
-    let mut entries = Vec::new();
-    for i in 0..n as u32 {
-        entries.push((i, i, 2.0 / h));
-        if i > 0 {
-            entries.push((i, i - 1, -1.0 / h));
-        }
-        if i + 1 < n as u32 {
-            entries.push((i, i + 1, -1.0 / h));
-        }
-    }
-    let matrix = Csr::from_triplets(n, n, entries);
-    let mut prescribed = vec![false; n];
-    prescribed[0] = true;
-    prescribed[n - 1] = true;
+    let (matrix, prescribed, h) = laplacian_1d(201);
     // Node 0 is prescribed: its load is ignored and its value is zero.
     let at = [17u32, 60, 0, 61, 150];
     let load = [[1.0, -2.0], [0.5, 0.0], [5.0, 5.0], [-0.25, 1.0], [2.0, 3.0]].map(tumble::math::Vector::<2>::from);
