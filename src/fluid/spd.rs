@@ -196,12 +196,10 @@ impl SpdSolver {
         };
         let start = l.col_ptr();
         reach.marked.resize(parent.len(), false);
-        reach.columns.clear();
         for &k in at {
             let mut j = column[k as usize];
             while j != NONE && !reach.marked[j as usize] {
                 reach.marked[j as usize] = true;
-                reach.columns.push(j);
                 j = parent[j as usize];
             }
         }
