@@ -89,6 +89,16 @@ fn with_progress<T>(quiet: bool, run: impl FnOnce(&mut dyn FnMut(usize, usize)) 
     result
 }
 
+/// A time for a message, rounded to 12 significant digits: `n Δt` is not always a round number in
+/// binary (1 800 × 2.5e-4 is 0.44999999999999996), and the message should say 0.45.
+fn shown(t: f64) -> f64 {
+    if t == 0.0 || !t.is_finite() {
+        return t;
+    }
+    let scale = 10f64.powi(11 - t.abs().log10().floor() as i32);
+    (t * scale).round() / scale
+}
+
 fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
     args.out
         .clone()
@@ -117,7 +127,7 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_jso
         println!(
             "  {} steps to t = {}, {:.1} ms per step",
             s.steps,
-            s.time,
+            shown(s.time),
             s.seconds_per_step.unwrap_or(0.0) * 1e3
         );
     }
@@ -150,7 +160,7 @@ where
         s.bodies,
         s.cells,
         s.steps,
-        s.time,
+        shown(s.time),
         s.wall_seconds,
         1e3 * (s.seconds.fluid + s.seconds.constraint + s.seconds.bodies) / s.steps.max(1) as f64,
         s.constraint_iterations,
@@ -196,7 +206,7 @@ where
         summary.case,
         summary.bodies,
         summary.steps,
-        summary.time,
+        shown(summary.time),
         summary.wall_seconds,
         summary.contact_seconds_per_step * 1e3,
         summary.law,
