@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use tumble::body::{BodyGeometry, RigidBody};
+use tumble::body::{BodyGeometry, Dim, Kinematics, RigidBody};
 use tumble::broad::LinkedCell;
 use tumble::case::{run_coupled, Case, CoupledSummary};
 use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
@@ -58,20 +58,29 @@ fn channel_body(
     let geometry = Arc::new(BodyGeometry::from_shape(shape, 0.0025, 2.0 * range).unwrap());
     let body = RigidBody::new("body", geometry, rho_s, centre);
     let walls = Walls::new(read(file), &["walls", "bottom", "top"], 0.5).unwrap();
+    let sim = Simulation::new(
+        vec![body],
+        Some(walls),
+        Vector::<2>::new(0.0, -g),
+        Drag::default(),
+        contact(range),
+    );
+    Coupled::new(fluid, sim, Coupling::new(1.0))
+}
+
+/// The tests' contact: Glowinski's law within `range`, stiffness 1e-4 against bodies and walls,
+/// linked cells.
+fn contact<const D: usize>(range: f64) -> ContactSolver<D>
+where
+    Dim<D>: Kinematics<D>,
+{
     let model = ContactModel {
         law: Law::Glowinski,
         range,
         stiffness: 1e-4,
         wall_stiffness: 1e-4,
     };
-    let sim = Simulation::new(
-        vec![body],
-        Some(walls),
-        Vector::<2>::new(0.0, -g),
-        Drag::default(),
-        ContactSolver::new(model, Box::new(LinkedCell::<2>::default())),
-    );
-    Coupled::new(fluid, sim, Coupling::new(1.0))
+    ContactSolver::new(model, Box::new(LinkedCell::<D>::default()))
 }
 
 fn disk(a: f64) -> Ball<2> {
@@ -133,17 +142,22 @@ fn neutrally_buoyant_body_in_fluid_at_rest_stays_at_rest() {
     };
     let mut c = channel_body(file, &mesh, &ellipse, 1.0, Point::<2>::new(0.9, 5.9), 0.1, 981.0, 0.01).unwrap();
     c.bodies.bodies[0].rotation = 0.4;
-    for _ in 0..20 {
-        c.step(&mesh).unwrap();
+    let (speed, u_max) = run_at_rest(&mesh, &mut c, 20);
+    let spin = c.bodies.bodies[0].angular_velocity;
+    println!("|v| {speed:.2e}, ω {spin:.2e}, max |u| {u_max:.2e}");
+    assert!(speed < 1e-10 && spin.abs() < 1e-10 && u_max < 1e-10);
+}
+
+/// Steps a body in a fluid at rest `steps` times: its speed and the fluid's largest speed.
+fn run_at_rest<const D: usize>(mesh: &SimplexMesh<D>, c: &mut Coupled<D>, steps: usize) -> (f64, f64)
+where
+    Dim<D>: Kinematics<D>,
+{
+    for _ in 0..steps {
+        c.step(mesh).unwrap();
     }
-    let b = &c.bodies.bodies[0];
     let u_max = c.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
-    println!(
-        "|v| {:.2e}, ω {:.2e}, max |u| {u_max:.2e}",
-        b.velocity.norm(),
-        b.angular_velocity
-    );
-    assert!(b.velocity.norm() < 1e-10 && b.angular_velocity.abs() < 1e-10 && u_max < 1e-10);
+    (c.bodies.bodies[0].velocity.norm(), u_max)
 }
 
 /// A body lighter than the fluid, or one outside the mesh, is refused with a message naming it.
@@ -318,10 +332,10 @@ fn disk_sedimentation_high_re_case_follows_the_published_trajectory() {
     assert!((early - 3.50).abs() < 0.05 && (late - 2.69).abs() < 0.05);
 }
 
-/// A sphere of radius 0.5 and density `rho_s` at the centre of a spherical container of radius 1
-/// meshed at `h` (no-slip), fluid density 1 and viscosity 1, gravity 1 downwards, Stokes flow,
-/// `Δt = 0.02`.
-fn sphere_in_container(h: f64, rho_s: f64) -> (SimplexMesh<3>, Coupled<3>) {
+/// A sphere of radius 0.5 and density `rho_s` at `centre` in a spherical container of radius 1
+/// centred at the origin, meshed at `h` (no-slip), fluid density 1 and viscosity 1, gravity 1
+/// downwards, Stokes flow, `Δt = 0.02`.
+fn sphere_in_container(h: f64, rho_s: f64, centre: Point<3>) -> (SimplexMesh<3>, Coupled<3>) {
     use tumble::mesh::generate::{ball, Sphere};
     let mesh = ball::<3>(&[Sphere::new(Point::<3>::zeros(), 1.0, "wall")], false, h).unwrap();
     let space = P2Space::new(&mesh);
@@ -338,18 +352,12 @@ fn sphere_in_container(h: f64, rho_s: f64) -> (SimplexMesh<3>, Coupled<3>) {
         radius: 0.5,
     };
     let geometry = Arc::new(BodyGeometry::from_shape(&shape, 0.025, 2.0 * range).unwrap());
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range,
-        stiffness: 1e-4,
-        wall_stiffness: 1e-4,
-    };
     let sim = Simulation::new(
-        vec![RigidBody::new("sphere", geometry, rho_s, Point::<3>::zeros())],
+        vec![RigidBody::new("sphere", geometry, rho_s, centre)],
         None,
         Vector::<3>::new(0.0, 0.0, -1.0),
         Drag::default(),
-        ContactSolver::new(model, Box::new(LinkedCell::<3>::default())),
+        contact(range),
     );
     let coupled = Coupled::new(fluid, sim, Coupling::new(1.0)).unwrap();
     (mesh, coupled)
@@ -375,7 +383,7 @@ fn sphere_settling_in_a_spherical_container_converges_to_happel_brenner() {
     let exact = 4.0 / 3.0 * PI * a.powi(3) / (6.0 * PI * a * k);
     let mut errors = Vec::new();
     for h in [0.125, 0.1] {
-        let (mesh, mut c) = sphere_in_container(h, 2.0);
+        let (mesh, mut c) = sphere_in_container(h, 2.0, Point::<3>::zeros());
         for _ in 0..25 {
             c.step(&mesh).unwrap();
         }
@@ -404,17 +412,9 @@ fn sphere_settling_in_a_spherical_container_converges_to_happel_brenner() {
 /// 3D: a neutrally buoyant sphere in a fluid at rest stays at rest, exactly.
 #[test]
 fn neutrally_buoyant_sphere_in_fluid_at_rest_stays_at_rest() {
-    let (mesh, mut c) = sphere_in_container(0.125, 1.0);
-    c.bodies.bodies[0].position = Point::<3>::new(0.1, -0.05, 0.2);
-    for _ in 0..5 {
-        c.step(&mesh).unwrap();
-    }
-    let s = &c.bodies.bodies[0];
-    let u_max = c.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
-    println!(
-        "|v| {:.2e}, |ω| {:.2e}, max |u| {u_max:.2e}",
-        s.velocity.norm(),
-        s.angular_velocity.norm()
-    );
-    assert!(s.velocity.norm() < 1e-10 && s.angular_velocity.norm() < 1e-10 && u_max < 1e-10);
+    let (mesh, mut c) = sphere_in_container(0.125, 1.0, Point::<3>::new(0.1, -0.05, 0.2));
+    let (speed, u_max) = run_at_rest(&mesh, &mut c, 5);
+    let spin = c.bodies.bodies[0].angular_velocity.norm();
+    println!("|v| {speed:.2e}, |ω| {spin:.2e}, max |u| {u_max:.2e}");
+    assert!(speed < 1e-10 && spin < 1e-10 && u_max < 1e-10);
 }
