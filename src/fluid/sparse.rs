@@ -2,10 +2,11 @@
 //! divergence of a velocity, the gradient of a pressure), built once from triplets; faer holds the
 //! factorisations (see [`super::spd`]).
 
+use crate::math::Vector;
 use rayon::prelude::*;
 
 /// A sparse matrix in compressed rows.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Csr {
     rows: usize,
     cols: usize,
@@ -54,6 +55,39 @@ impl Csr {
                 .map(|(&c, v)| v * x[c as usize])
                 .sum();
         });
+    }
+
+    /// `y = A x` for vectors of `D` components, the same matrix on each.
+    pub fn mul_vectors<const D: usize>(&self, x: &[Vector<D>], y: &mut [Vector<D>]) {
+        y.par_iter_mut().enumerate().for_each(|(r, y)| {
+            let range = self.offsets[r]..self.offsets[r + 1];
+            *y = self.indices[range.clone()]
+                .iter()
+                .zip(&self.values[range])
+                .fold(Vector::<D>::zeros(), |s, (&c, v)| s + x[c as usize] * *v);
+        });
+    }
+
+    /// The submatrix on the rows and columns `at`, into `out` (its storage reused): row and column
+    /// `i` of `out` are row and column `at[i]` of `self`, and `slot[k]` is the position of `k` in
+    /// `at` (`u32::MAX` for indices not in it).
+    pub fn restrict_into(&self, at: &[u32], slot: &[u32], out: &mut Csr) {
+        out.rows = at.len();
+        out.cols = at.len();
+        out.offsets.clear();
+        out.offsets.push(0);
+        out.indices.clear();
+        out.values.clear();
+        for &k in at {
+            let (columns, values) = self.row(k as usize);
+            for (&c, &v) in columns.iter().zip(values) {
+                if slot[c as usize] != u32::MAX {
+                    out.indices.push(slot[c as usize]);
+                    out.values.push(v);
+                }
+            }
+            out.offsets.push(out.indices.len());
+        }
     }
 
     /// Row `r`: its column indices and values.

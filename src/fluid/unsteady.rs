@@ -131,7 +131,7 @@ pub struct Unsteady<const D: usize> {
     dt: f64,
     mass2: Csr,
     divergence: Csr,
-    /// `(3/(2Δt)) M + ν K`, kept for constraints' preconditioners ([`Response::apply`]).
+    /// `(3/(2Δt)) M + ν K`, kept for constraints' preconditioners ([`Response::restrict`]).
     velocity_matrix: Csr,
     velocity_solver: SpdSolver,
     poisson_solver: SpdSolver,
@@ -210,18 +210,11 @@ impl<const D: usize> Response<'_, D> {
         self.solver.solve_at(reach, at, load, out);
     }
 
-    /// `out[i] = Σ_j A[at[i], at[j]] x[j]`: the operator restricted to the dofs `at`, where
-    /// `slot[k]` is the position of dof `k` in `at` (`u32::MAX` for dofs not in it). A
+    /// `A_CC`, the operator restricted to the dofs `at`, into `out` (rows and columns in the order
+    /// of `at`; `slot[k]` is the position of dof `k` in `at`, `u32::MAX` for dofs not in it). A
     /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
-    pub fn apply(&self, at: &[u32], slot: &[u32], x: &[Vector<D>], out: &mut [Vector<D>]) {
-        out.par_iter_mut().zip(at).for_each(|(o, &k)| {
-            let (columns, values) = self.matrix.row(k as usize);
-            *o = columns
-                .iter()
-                .zip(values)
-                .filter(|(&c, _)| slot[c as usize] != u32::MAX)
-                .fold(Vector::<D>::zeros(), |s, (&c, v)| s + x[slot[c as usize] as usize] * *v);
-        });
+    pub fn restrict(&self, at: &[u32], slot: &[u32], out: &mut Csr) {
+        self.matrix.restrict_into(at, slot, out);
     }
 }
 

@@ -50,6 +50,7 @@
 
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
+use crate::fluid::sparse::Csr;
 use crate::fluid::spd::Reach;
 use crate::fluid::{Carried, Response, Unsteady};
 use crate::math::{Point, Vector};
@@ -186,6 +187,8 @@ where
     change: Vec<Vector<D>>,
     /// The factor's columns that a solve at the constrained dofs visits.
     reach: Reach,
+    /// `A_CC`, the velocity operator on the constrained dofs (the preconditioner).
+    block: Csr,
     /// The last solve's iterations.
     iterations: usize,
     /// The multipliers by velocity dof while the constrained set changes (zero elsewhere), and
@@ -482,8 +485,8 @@ where
     }
 
     /// `z = (I − Π) A_CC r` (`r` already free of rigid motions).
-    fn precondition(&self, response: &Response<'_, D>, r: &[Vector<D>], z: &mut [Vector<D>]) {
-        response.apply(&self.dofs, &self.slot, r, z);
+    fn precondition(&self, r: &[Vector<D>], z: &mut [Vector<D>]) {
+        self.block.mul_vectors(r, z);
         self.remove_rigid(z);
     }
 
@@ -508,6 +511,7 @@ where
         }
         let expected = self.iterations.max(1) as f64;
         let restricted = response.reach(&self.dofs, &mut self.reach) && self.reach.share() < 1.0 - 1.0 / expected;
+        response.restrict(&self.dofs, &self.slot, &mut self.block);
         self.response.resize(velocity.len(), Vector::<D>::zeros());
         let mut residual = std::mem::take(&mut self.residual);
         let mut image = std::mem::take(&mut self.image);
@@ -526,7 +530,7 @@ where
             .max(1e-300);
         let mut rr = dot(&residual, &residual);
         let goal = tolerance * tolerance * scale * self.dofs.len() as f64;
-        self.precondition(response, &residual, &mut preconditioned);
+        self.precondition(&residual, &mut preconditioned);
         self.direction.copy_from_slice(&preconditioned);
         let mut rz = dot(&residual, &preconditioned);
         let mut iterations = 0;
@@ -557,7 +561,7 @@ where
             if rr <= goal {
                 break;
             }
-            self.precondition(response, &residual, &mut preconditioned);
+            self.precondition(&residual, &mut preconditioned);
             let next = dot(&residual, &preconditioned);
             let beta = next / rz;
             rz = next;
