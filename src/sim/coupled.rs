@@ -500,9 +500,9 @@ where
     /// restricted to the factor's columns on their paths in the elimination tree
     /// ([`Response::solve_at`]), a share `s` of the factor ([`Reach::share`]; about 0.16 for one
     /// small body in the middle of the benchmark's box, 0.53 for 25, 0.86 for 1 000). A
-    /// restricted solve, both components in one pass on one thread, costs about `s` of a full one,
-    /// whose components run on two threads (measured 0.62 against 3.7 ms at `s` = 0.16); but the
-    /// velocity everywhere then needs one full solve of the multipliers' change at the end. So
+    /// restricted solve costs about `s` of a full one (measured 0.55 against 3.7 ms at
+    /// `s` = 0.16, the components on two threads in both); but the velocity everywhere then needs
+    /// one full solve of the multipliers' change at the end. So
     /// the iterations are restricted when `k s + 1 < k`, with `k` the last step's iterations, and
     /// otherwise each does a full solve and updates the velocity as it goes.
     fn constrain(&mut self, velocity: &mut [Vector<D>], response: &mut Response<'_, D>, tolerance: f64) -> usize {
