@@ -1,6 +1,6 @@
 // Ball of radius 3 with the spheres r = 1 and r = 2 inside (the specification's section 1.3
-// geometry). Default h = 0.8 (the reader's tests); make.sh also saves h = 0.4 for the distance-field
-// accuracy tests (gmsh -3 ball_r3.geo -setnumber h 0.4).
+// geometry). Default h = 0.8 (the reader's tests); make.sh also saves h = 0.4 and 0.2 for the
+// distance-field accuracy tests (gmsh -3 ball_r3.geo -setnumber h 0.4).
 // Regenerate: ./make.sh (needs `pip install gmsh`).
 SetFactory("OpenCASCADE");
 If(!Exists(h))

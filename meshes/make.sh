@@ -13,7 +13,12 @@ done
 for h in 0.2 0.1 0.05; do
     gmsh -2 disk_r3.geo -setnumber h "$h" -format msh41 -bin -o "disk_r3_h$h.msh" > /dev/null
 done
-gmsh -3 ball_r3.geo -setnumber h 0.4 -format msh41 -bin -o "ball_r3_h0.4.msh" > /dev/null
+for h in 0.4 0.2; do
+    gmsh -3 ball_r3.geo -setnumber h "$h" -format msh41 -bin -o "ball_r3_h$h.msh" > /dev/null
+done
+# h = 0.1 (528 000 tetrahedra, 25 MB) is not committed: the ignored test
+# ball_h01_against_the_specification reads it from $TUMBLE_BALL_H01 when asked, e.g.
+#   gmsh -3 ball_r3.geo -setnumber h 0.1 -format msh41 -bin -o /tmp/ball_r3_h0.1.msh
 # Schäfer–Turek 2D channel (binary): coarse, medium, fine (1 008, 4 541, 11 346 triangles).
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.08 -setnumber hc 0.01 -format msh41 -bin -o schafer_turek_2d_coarse.msh > /dev/null
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.04 -setnumber hc 0.004 -format msh41 -bin -o schafer_turek_2d_medium.msh > /dev/null

@@ -96,11 +96,25 @@ fn l_shaped_conforming_front() {
             },
         )
         .unwrap();
+        // Read as a curved front, the L's corners are creases and its sides stay straight.
+        let curved = distance_to_range(
+            &mesh,
+            &front,
+            &FmmOptions {
+                closest_point: true,
+                curved_front: true,
+                ..FmmOptions::default()
+            },
+        )
+        .unwrap();
         let e_march = max_error(&mesh, &march.values, &l, |_| true);
         let e_closest = max_error(&mesh, &closest.values, &l, |_| true);
-        println!("L-shape h = {h}: max error march {e_march:.3e}, closest-point {e_closest:.3e}");
+        let e_curved = max_error(&mesh, &curved.values, &l, |_| true);
+        println!(
+            "L-shape h = {h}: max error march {e_march:.3e}, closest-point {e_closest:.3e}, curved {e_curved:.3e}"
+        );
         // The front is exactly polygonal: closest-point mode is exact, concave corner included.
-        assert!(e_closest < 1e-12, "{e_closest}");
+        assert!(e_closest < 1e-12 && e_curved < 1e-12, "{e_closest} {e_curved}");
         assert!(e_march < 0.05, "{e_march}");
         // Signs: every node off the front is on the right side.
         for (x, v) in mesh.points().iter().zip(&march.values) {

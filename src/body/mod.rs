@@ -132,6 +132,7 @@ impl<const D: usize> BodyGeometry<D> {
             default_value: None,
             signed: true,
             closest_point: true,
+            curved_front: false,
         };
         let values = distance_to_range(&mesh, &front, &options)?.values;
         let field = LatticeField {

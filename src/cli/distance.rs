@@ -31,6 +31,10 @@ pub struct DistanceArgs {
     /// distance to it.
     #[arg(long)]
     closest_point: bool,
+    /// Measure distances to the smooth body the front's facets discretise (quadratic patches bent
+    /// by the node normals; corners stay sharp), not to the facets themselves.
+    #[arg(long)]
+    curved: bool,
     /// The .vtu file to write, with the point field `distance`.
     #[arg(short, long)]
     output: PathBuf,
@@ -57,6 +61,7 @@ fn compute<const D: usize>(mesh: &SimplexMesh<D>, args: &DistanceArgs) -> anyhow
         default_value: args.default,
         signed: !args.unsigned,
         closest_point: args.closest_point,
+        curved_front: args.curved,
     };
     let field =
         distance_to_range(mesh, &front, &options).map_err(|e| anyhow::anyhow!("{}: {e}", args.mesh.display()))?;

@@ -117,6 +117,7 @@ impl<const D: usize> HostContact<D> {
             default_value: None,
             signed: false,
             closest_point: true,
+            curved_front: false,
         };
         let mut firsts: Vec<u32> = pairs.iter().map(|&(i, _)| i).collect();
         firsts.dedup();

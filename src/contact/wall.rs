@@ -41,6 +41,7 @@ impl<const D: usize> Walls<D> {
             default_value: Some(band),
             signed: false,
             closest_point: true,
+            curved_front: false,
         };
         let field = distance_to_range(&mesh, &front, &options)?;
         mesh.locator_ready();

@@ -1,7 +1,9 @@
 //! The first layer of the march: exact distances on the cells that touch or cross the front, and
 //! (in signed mode) the side of the front each of those cells lies on.
 
+use super::curved::Curved;
 use super::heap::NodeHeap;
+use super::march::Stencil;
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
 use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
@@ -14,19 +16,21 @@ pub(super) const ACCEPTED: u8 = 2;
 
 /// What the front is made of, for exact distances.
 pub(super) enum Geometry<'a, const D: usize> {
-    /// Facets' node coordinates, and for each facet the facets sharing a node with it (compressed
-    /// rows: `list[offsets[f]..offsets[f + 1]]`).
-    Facets(Vec<[Point<D>; D]>, FacetNeighbours),
+    /// Facets' node coordinates, for each facet the facets sharing a node with it (compressed
+    /// rows: `list[offsets[f]..offsets[f + 1]]`), and the facets' curved patches if the front is
+    /// read as a smooth body.
+    Facets(Vec<[Point<D>; D]>, FacetNeighbours, Option<Curved<D>>),
     /// An analytic shape (one "element": itself).
     Shape(&'a dyn Shape<D>),
 }
 
 impl<const D: usize> Geometry<'_, D> {
-    /// Exact distance from `x` to front element `e`.
+    /// Exact distance from `x` to front element `e`: to the straight facet, or to the analytic
+    /// shape.
     #[inline]
-    pub fn distance(&self, x: &Point<D>, e: u32) -> f64 {
+    fn straight(&self, x: &Point<D>, e: u32) -> f64 {
         match self {
-            Geometry::Facets(f, _) => math::distance_to_facet(x, &f[e as usize]),
+            Geometry::Facets(f, _, _) => math::distance_to_facet(x, &f[e as usize]),
             Geometry::Shape(s) => s.signed_distance(x).abs(),
         }
     }
@@ -38,19 +42,28 @@ impl<const D: usize> Geometry<'_, D> {
     /// closest one on a smooth front. Moving through shared nodes rather than edges matters when
     /// the closest point of the current facet is a vertex: the closer facet may share only that
     /// vertex.
+    ///
+    /// On a curved front the descent runs on the straight facets and the distance returned is to
+    /// the last facet's patch: one patch evaluation instead of one per facet tried (a fifth of the
+    /// cost in 3D). The patch closest to `x` is that of the closest straight facet except within
+    /// the sag of a shared edge, where the two patches meet and their distances agree to second
+    /// order.
     #[inline]
     pub fn descend(&self, x: &Point<D>, start: u32) -> (f64, u32) {
-        let (mut best, mut e) = (self.distance(x, start), start);
-        if let Geometry::Facets(_, neighbours) = self {
+        let (mut best, mut e) = (self.straight(x, start), start);
+        if let Geometry::Facets(f, neighbours, curved) = self {
             'descent: loop {
                 for &g in neighbours.of(e) {
-                    let d = self.distance(x, g);
+                    let d = self.straight(x, g);
                     if d < best {
                         (best, e) = (d, g);
                         continue 'descent;
                     }
                 }
                 break;
+            }
+            if let Some(curved) = curved {
+                best = curved.distance(x, &f[e as usize], e);
             }
         }
         (best, e)
@@ -61,7 +74,7 @@ impl<const D: usize> Geometry<'_, D> {
     pub fn closest_from(&self, x: &Point<D>, starts: &[u32]) -> (f64, u32) {
         let (mut best, mut closest) = (f64::INFINITY, NONE);
         for &start in starts {
-            let d = self.distance(x, start);
+            let d = self.straight(x, start);
             if d < best || (d == best && start < closest) {
                 (best, closest) = (d, start);
             }
@@ -83,6 +96,8 @@ pub(super) struct State<'a, const D: usize> {
     /// Closest front element of each node, or NONE.
     pub closest: Vec<u32>,
     pub heap: NodeHeap,
+    /// The march's scratch space around the node being accepted.
+    pub stencil: Stencil<D>,
     /// The initialised nodes, in increasing order of value.
     pub initialised: Vec<u32>,
     /// The accepted nodes after the initialised ones, in order.
@@ -98,6 +113,7 @@ impl<'a, const D: usize> State<'a, D> {
             sign: vec![1; n],
             closest: vec![NONE; n],
             heap: NodeHeap::new(n),
+            stencil: Stencil::default(),
             initialised: Vec::new(),
             accepted: Vec::new(),
             geometry,
@@ -150,7 +166,7 @@ impl<'a, const D: usize> State<'a, D> {
             closest,
             order,
             front_facets: match self.geometry {
-                Geometry::Facets(f, _) => f,
+                Geometry::Facets(f, _, _) => f,
                 Geometry::Shape(_) => Vec::new(),
             },
             max_distance: d_max,
@@ -170,9 +186,9 @@ pub(super) fn initialise<'a, const D: usize>(
     options: &FmmOptions,
 ) -> Result<State<'a, D>, FmmError> {
     let mut state = match front {
-        Front::Markers(markers) => from_facets(mesh, markers, options.signed)?,
+        Front::Markers(markers) => from_facets(mesh, markers, options.signed, options.curved_front)?,
         Front::Shape(shape) => from_shape(mesh, *shape)?,
-        Front::Surface { points, facets } => from_surface(mesh, points, facets, options.signed)?,
+        Front::Surface { points, facets } => from_surface(mesh, points, facets, options.signed, options.curved_front)?,
     };
     if !options.signed {
         state.sign.fill(1);
@@ -189,6 +205,7 @@ fn from_facets<'a, const D: usize>(
     mesh: &SimplexMesh<D>,
     markers: &[i32],
     signed: bool,
+    curved: bool,
 ) -> Result<State<'a, D>, FmmError> {
     let facets: Vec<u32> = (0..mesh.facets().len() as u32)
         .filter(|&f| markers.contains(&mesh.facet_markers()[f as usize]))
@@ -232,7 +249,8 @@ fn from_facets<'a, const D: usize>(
 
     let nodes: Vec<[u32; D]> = facets.iter().map(|&f| mesh.facets()[f as usize]).collect();
     let neighbours = FacetNeighbours::new(&nodes);
-    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours));
+    let curved = curved.then(|| Curved::new(&nodes, &geometry));
+    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
     for &v in &front_nodes {
         let first = facets_of(v).next().expect("a front node has a facet");
         state.freeze(v, 0.0, 1, first);
@@ -494,6 +512,7 @@ fn from_surface<'a, const D: usize>(
     points: &[Point<D>],
     facets: &[[u32; D]],
     signed: bool,
+    curved: bool,
 ) -> Result<State<'a, D>, FmmError> {
     if facets.is_empty() {
         return Err(FmmError::EmptyFront("the surface has no facets".into()));
@@ -580,7 +599,8 @@ fn from_surface<'a, const D: usize>(
     touching.sort_unstable();
 
     let neighbours = FacetNeighbours::new(facets);
-    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours));
+    let curved = curved.then(|| Curved::new(facets, &geometry));
+    let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
     let mut starts: Vec<u32> = Vec::new();
     for &c in &touching {
         for &u in mesh.cell(c) {
@@ -594,7 +614,7 @@ fn from_surface<'a, const D: usize>(
             let x = mesh.points()[u as usize];
             let (best, closest) = state.geometry.closest_from(&x, &starts);
             let sign = match (&state.geometry, signed) {
-                (Geometry::Facets(g, _), true) if math::winding_number(&x, g).abs() > 0.5 => -1,
+                (Geometry::Facets(g, _, _), true) if math::winding_number(&x, g).abs() > 0.5 => -1,
                 _ => 1,
             };
             state.freeze(u, best, sign, closest);

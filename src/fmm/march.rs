@@ -1,9 +1,9 @@
-//! The march: accept the smallest tentative value, update the nodes of its cells.
+//! The march: accept the smallest tentative value, update the neighbours of the accepted node.
 
 use super::init::{State, ACCEPTED, TRIAL};
-use super::update::face_update;
-use crate::math::Point;
-use crate::mesh::SimplexMesh;
+use super::update::Face;
+use crate::math::{Point, Vector};
+use crate::mesh::{SimplexMesh, NONE};
 
 /// Runs the march from the initialised nodes until the heap is empty or its smallest value exceeds
 /// `d_max`.
@@ -23,71 +23,174 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
     }
 }
 
-/// Updates the unaccepted nodes of every cell of the newly accepted node `a`, through every face
-/// of accepted nodes of that cell that contains `a` (the others were tried when their last node was
-/// accepted). In closest-point mode the candidate is the exact distance to the front facet closest
-/// to the node among `a`'s facet and those reached from it by descent along the front.
+/// Updates the unaccepted neighbours of the newly accepted node `a`. In closest-point mode the
+/// candidate is the exact distance to the front facet closest to the node among `a`'s facet and
+/// those reached from it by descent along the front; otherwise it is the smallest of the update
+/// through `a` alone and the updates through the faces `(a, …)` of accepted nodes around `a`
+/// (edges in 2D, triangles in 3D; in 3D, for a node that no triangle reaches, the edges `(a, b)`).
+/// Faces without `a` were tried when their last node was accepted.
+///
+/// **Virtual simplices.** A node is updated through the faces of every cell around `a` that holds
+/// an accepted node sharing a cell with it, not only through the faces of the cells it shares with
+/// `a`. The characteristic reaching a node often crosses a face of its own star whose last node
+/// is still downwind (an obtuse cell). With its own cells alone, a quarter of the nodes of Gmsh's
+/// balls got only edge updates, which overestimate, and the 3D march's error stopped falling with
+/// the mesh size: 2.5 % of the distance at every h. The faces used lie within two edges of the
+/// node, so the update stays first order, and its causality check keeps the march monotone.
 fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, closest_point: bool) {
     let points = mesh.points();
     let (pa, ta) = (points[a as usize], state.value[a as usize]);
-    for &c in mesh.cells_of_node(a) {
-        let cell = mesh.cell(c);
-        let mut known = [0u32; 3];
-        let mut n_known = 0;
-        for &u in cell {
-            if u != a && state.status[u as usize] == ACCEPTED {
-                known[n_known] = u;
-                n_known += 1;
+    let mut stencil = std::mem::take(&mut state.stencil);
+    stencil.gather(mesh, &state.status, a);
+    for k in 0..stencil.targets.len() {
+        let v = stencil.targets[k];
+        let x = points[v as usize];
+        let (candidate, closest) = if closest_point {
+            state.geometry.descend(&x, state.closest[a as usize])
+        } else {
+            (
+                stencil.eikonal(k, &(x - pa), (pa, ta), points, &state.value),
+                state.closest[a as usize],
+            )
+        };
+        if candidate < state.value[v as usize] {
+            let i = v as usize;
+            state.value[i] = candidate;
+            state.status[i] = TRIAL;
+            state.sign[i] = state.sign[a as usize];
+            state.closest[i] = closest;
+            state.heap.push_or_decrease(v, candidate);
+        }
+    }
+    state.stencil = stencil;
+}
+
+/// The neighbourhood of the node `a` being accepted, gathered once per acceptance in buffers reused
+/// from node to node (the lists are short: a linear search is cheaper than sorting them or marking
+/// nodes in a mesh-sized array).
+#[derive(Debug, Default)]
+pub(super) struct Stencil<const D: usize> {
+    /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a
+    /// cell with, as bits of their index in `known` (modulo 64).
+    targets: Vec<u32>,
+    near: Vec<u64>,
+    /// The accepted neighbours of `a`.
+    known: Vec<u32>,
+    /// The faces `(a, …)` of accepted nodes: 2D, `[b, NONE]` for each known `b`; 3D, `[b, c]`
+    /// for the triangles of `a`'s cells, with the bits of `b` and `c` in `known` (a target tries
+    /// those sharing a bit with it). Each is prepared when a target first needs it (`Some(None)`:
+    /// no front crosses it).
+    faces: Vec<[u32; 2]>,
+    bits: Vec<u64>,
+    prepared: Vec<Option<Option<Face<D>>>>,
+    /// The edges `(a, b)` in 3D, prepared when a target that no triangle reaches needs them.
+    edges: Vec<Face<D>>,
+}
+
+impl<const D: usize> Stencil<D> {
+    /// The targets, the accepted neighbours and the faces around `a`, each once.
+    fn gather(&mut self, mesh: &SimplexMesh<D>, status: &[u8], a: u32) {
+        self.targets.clear();
+        self.near.clear();
+        self.known.clear();
+        self.faces.clear();
+        self.bits.clear();
+        self.edges.clear();
+        for &c in mesh.cells_of_node(a) {
+            let (mut known, mut n) = ([(NONE, 0u64); 3], 0);
+            let (mut here, mut m) = ([0usize; 3], 0);
+            for &u in mesh.cell(c) {
+                if u == a {
+                    continue;
+                }
+                if status[u as usize] == ACCEPTED {
+                    let (i, new) = index_of(&mut self.known, u);
+                    if new && D == 2 {
+                        self.faces.push([u, NONE]);
+                    }
+                    known[n] = (u, 1u64 << (i % 64));
+                    n += 1;
+                } else {
+                    let (i, new) = index_of(&mut self.targets, u);
+                    if new {
+                        self.near.push(0);
+                    }
+                    here[m] = i;
+                    m += 1;
+                }
+            }
+            let cell_bits = known[..n].iter().fold(0, |bits, k| bits | k.1);
+            for &t in &here[..m] {
+                self.near[t] |= cell_bits;
+            }
+            if D == 3 {
+                for i in 0..n {
+                    for j in i + 1..n {
+                        let face = [known[i].0.min(known[j].0), known[i].0.max(known[j].0)];
+                        if !self.faces.contains(&face) {
+                            self.faces.push(face);
+                            self.bits.push(known[i].1 | known[j].1);
+                        }
+                    }
+                }
             }
         }
-        for &v in cell {
-            if state.status[v as usize] == ACCEPTED {
+        self.prepared.clear();
+        self.prepared.resize(self.faces.len(), None);
+    }
+
+    /// The smallest valid update of target `k` at `w = x − x_a` (`a` at `pa` with value `ta`).
+    #[inline]
+    fn eikonal(
+        &mut self,
+        k: usize,
+        w: &Vector<D>,
+        (pa, ta): (Point<D>, f64),
+        points: &[Point<D>],
+        value: &[f64],
+    ) -> f64 {
+        let node = |u: u32| (points[u as usize], value[u as usize]);
+        let near = self.near[k];
+        let mut through = f64::INFINITY;
+        for (i, face) in self.faces.iter().enumerate() {
+            if D == 3 && self.bits[i] & near == 0 {
                 continue;
             }
-            let x = points[v as usize];
-            let (candidate, closest) = if closest_point {
-                state.geometry.descend(&x, state.closest[a as usize])
-            } else {
-                (
-                    eikonal(&x, pa, ta, &known[..n_known], points, &state.value),
-                    state.closest[a as usize],
-                )
-            };
-            if candidate < state.value[v as usize] {
-                let i = v as usize;
-                state.value[i] = candidate;
-                state.status[i] = TRIAL;
-                state.sign[i] = state.sign[a as usize];
-                state.closest[i] = closest;
-                state.heap.push_or_decrease(v, candidate);
+            let prepared = self.prepared[i].get_or_insert_with(|| {
+                let (pb, tb) = node(face[0]);
+                if D == 2 {
+                    Face::new(&[pa, pb], &[ta, tb])
+                } else {
+                    let (pc, tc) = node(face[1]);
+                    Face::new(&[pa, pb, pc], &[ta, tb, tc])
+                }
+            });
+            if let Some(prepared) = prepared {
+                through = through.min(prepared.value(w));
             }
         }
+        let mut best = through.min(ta + w.norm());
+        if D == 3 && through == f64::INFINITY {
+            if self.edges.is_empty() {
+                for &b in &self.known {
+                    let (pb, tb) = node(b);
+                    self.edges.extend(Face::new(&[pa, pb], &[ta, tb]));
+                }
+            }
+            best = self.edges.iter().map(|edge| edge.value(w)).fold(best, f64::min);
+        }
+        best
     }
 }
 
-/// The smallest valid update of `x` through the faces `{a} ∪ S`, `S` ⊆ `known` (up to two nodes).
+/// The index of `u` in `list`, appended if it is not there, and whether it was.
 #[inline]
-fn eikonal<const D: usize>(
-    x: &Point<D>,
-    pa: Point<D>,
-    ta: f64,
-    known: &[u32],
-    points: &[Point<D>],
-    value: &[f64],
-) -> f64 {
-    let mut best = ta + (x - pa).norm();
-    let node = |u: u32| (points[u as usize], value[u as usize]);
-    for (i, &b) in known.iter().enumerate() {
-        let (pb, tb) = node(b);
-        if let Some(t) = face_update(x, &[pa, pb], &[ta, tb]) {
-            best = best.min(t);
-        }
-        for &c in &known[i + 1..] {
-            let (pc, tc) = node(c);
-            if let Some(t) = face_update(x, &[pa, pb, pc], &[ta, tb, tc]) {
-                best = best.min(t);
-            }
+fn index_of(list: &mut Vec<u32>, u: u32) -> (usize, bool) {
+    match list.iter().position(|&k| k == u) {
+        Some(i) => (i, false),
+        None => {
+            list.push(u);
+            (list.len() - 1, true)
         }
     }
-    best
 }

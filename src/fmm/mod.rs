@@ -16,18 +16,23 @@
 //!    the cells it crosses (with one ring of cells around them), and the sides are given by its
 //!    winding number.
 //! 2. **Marching**: an indexed binary heap with decrease-key; a node taken from the heap is accepted
-//!    and the other nodes of its cells are updated through every face of accepted nodes that
-//!    contains it (see [`update`], with its causality check); the march stops when the smallest
-//!    tentative value exceeds `d_max`. Nodes never accepted get `δ`.
+//!    and its unaccepted neighbours are updated through it and through the faces of accepted nodes
+//!    around it, those of cells it shares with them and the nearby ones as virtual simplices (see
+//!    the `march` module and [`update`], with its causality check); the march stops when the
+//!    smallest tentative value exceeds `d_max`. Nodes never accepted get `δ`.
 //! 3. **Closest-point mode**: each node inherits the front facet of the accepted neighbour that
 //!    gives it the smallest *exact* distance, and that distance becomes its value. This is exact for
 //!    convex fronts (the closest-facet regions are connected) and leaves only the interpolation error
 //!    of the P1 field.
+//! 4. **Curved fronts** ([`FmmOptions::curved_front`]): the facets of a front that discretises a
+//!    smooth body are bent into quadratic patches by their nodes' normals ([`curved`]), so that
+//!    the exact distances of steps 1 and 3 are measured to the body, not to its inscribed polygon.
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
 //! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet), but only
 //! the band is visited.
 
+pub mod curved;
 mod heap;
 pub(crate) mod init;
 mod march;
@@ -82,6 +87,12 @@ pub struct FmmOptions {
     /// Track the front facet closest to each node and make the node's value the exact distance to
     /// it.
     pub closest_point: bool,
+    /// Read a front of mesh facets (or a surface front) as the discretisation of a smooth body:
+    /// each facet becomes the quadratic patch through its nodes bent by their normals (see
+    /// [`curved`]), so that distances are measured to the body rather than to its inscribed
+    /// polygon. Corners where facets meet at more than twice [`curved::CREASE_DEGREES`] stay sharp.
+    /// Ignored for a shape front, which is exact already.
+    pub curved_front: bool,
 }
 
 impl Default for FmmOptions {
@@ -92,6 +103,7 @@ impl Default for FmmOptions {
             default_value: None,
             signed: true,
             closest_point: false,
+            curved_front: false,
         }
     }
 }

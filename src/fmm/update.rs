@@ -20,45 +20,123 @@
 //! of the march. The sub-face updates then apply (the one-node update `t_i + |v − y_i|` always
 //! does), so the field stays monotone along the march on any mesh.
 
-use crate::math::Point;
+use crate::math::{Point, Vector};
 
 /// The update of `v` through the face `y[0..k+1]` with times `t[0..k+1]`, or `None` if the minimum
 /// is not inside that face or violates causality. `y` and `t` hold 1 to 3 entries.
 pub fn face_update<const D: usize>(v: &Point<D>, y: &[Point<D>], t: &[f64]) -> Option<f64> {
-    let w = v - y[0];
-    let k = y.len() - 1;
-    if k == 0 {
-        return Some(t[0] + w.norm());
+    if y.len() == 1 {
+        return Some(t[0] + (v - y[0]).norm());
     }
-    // Gram system of size k (1 or 2), solved explicitly.
-    let e: [Point<D>; 2] = [y[1] - y[0], if k == 2 { y[2] - y[0] } else { Point::<D>::zeros() }];
-    let delta = [t[1] - t[0], if k == 2 { t[2] - t[0] } else { 0.0 }];
-    let ew = [e[0].dot(&w), e[1].dot(&w)];
-    let (alpha, beta) = if k == 1 {
-        let g = e[0].norm_squared();
-        ([delta[0] / g, 0.0], [ew[0] / g, 0.0])
-    } else {
-        let (g00, g01, g11) = (e[0].norm_squared(), e[0].dot(&e[1]), e[1].norm_squared());
-        let det = g00 * g11 - g01 * g01;
-        if det <= 1e-300 {
+    let value = Face::new(y, t)?.value(&(v - y[0]));
+    value.is_finite().then_some(value)
+}
+
+/// A face (an edge or a triangle) of accepted nodes with what its update needs that does not
+/// depend on the node updated: `E`, `G⁻¹`, `α = G⁻¹δ`, `1 − δᵀα`, and for a face of codimension
+/// one (an edge in 2D, a triangle in 3D) its normal `n` with `1/(|n| √(1 − δᵀα))`. The march
+/// prepares the faces around a newly accepted node once and updates its neighbours through them.
+///
+/// With a normal, `|w⊥| = |w · n| / |n|`, so `r = |w⊥| / √(1 − δᵀα)` costs one dot product and
+/// no square root or division per node updated.
+#[derive(Debug, Clone, Copy)]
+pub struct Face<const D: usize> {
+    e: [Vector<D>; 2],
+    /// `G⁻¹` as `[g00, g01, g11]` (an edge: `[1/|e|², 0, 0]`).
+    inverse: [f64; 3],
+    alpha: [f64; 2],
+    delta: [f64; 2],
+    /// `1 − δᵀα`, positive.
+    s: f64,
+    /// The normal and `1/(|n| √s)`; zero for an edge in 3D, which has no normal.
+    normal: Vector<D>,
+    scale: f64,
+    t0: f64,
+    t_max: f64,
+}
+
+impl<const D: usize> Face<D> {
+    /// The face `y[0..k+1]` (k = 1 or 2) with times `t`, or `None` if no front can cross it
+    /// (`δᵀα ≥ 1`: the times rise faster along it than the distance) or it is degenerate.
+    #[inline]
+    pub fn new(y: &[Point<D>], t: &[f64]) -> Option<Self> {
+        let two = y.len() == 3;
+        let e = [y[1] - y[0], if two { y[2] - y[0] } else { Vector::<D>::zeros() }];
+        let delta = [t[1] - t[0], if two { t[2] - t[0] } else { 0.0 }];
+        let inverse = if two {
+            let (g00, g01, g11) = (e[0].norm_squared(), e[0].dot(&e[1]), e[1].norm_squared());
+            let det = g00 * g11 - g01 * g01;
+            if det <= 1e-300 {
+                return None;
+            }
+            let inv = 1.0 / det;
+            [g11 * inv, -g01 * inv, g00 * inv]
+        } else {
+            [1.0 / e[0].norm_squared(), 0.0, 0.0]
+        };
+        let alpha = apply(&inverse, delta);
+        let s = 1.0 - (delta[0] * alpha[0] + delta[1] * alpha[1]);
+        if s <= 0.0 || !s.is_finite() {
             return None;
         }
-        let solve = |b: [f64; 2]| [(g11 * b[0] - g01 * b[1]) / det, (g00 * b[1] - g01 * b[0]) / det];
-        (solve(delta), solve(ew))
-    };
-    let s = 1.0 - (delta[0] * alpha[0] + delta[1] * alpha[1]);
-    let w_perp_sq = w.norm_squared() - (ew[0] * beta[0] + ew[1] * beta[1]);
-    if s <= 0.0 || w_perp_sq <= 0.0 {
-        return None;
+        let (normal, scale) = if y.len() == D {
+            let n = crate::math::facet_area_normal(y);
+            (n, 1.0 / (n.norm_squared() * s).sqrt())
+        } else {
+            (Vector::<D>::zeros(), 0.0)
+        };
+        Some(Face {
+            e,
+            inverse,
+            alpha,
+            delta,
+            s,
+            normal,
+            scale,
+            t0: t[0],
+            t_max: t.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+        })
     }
-    let r = (w_perp_sq / s).sqrt();
-    let lambda = [beta[0] - r * alpha[0], beta[1] - r * alpha[1]];
-    if lambda[0] < 0.0 || lambda[1] < 0.0 || lambda[0] + lambda[1] > 1.0 {
-        return None;
+
+    /// Whether the face has a normal (it spans a hyperplane).
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.scale > 0.0
     }
-    let tv = t[0] + delta[0] * lambda[0] + delta[1] * lambda[1] + r;
-    let t_max = t.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    (tv >= t_max).then_some(tv)
+
+    /// The update of the node at `w = v − y_0`, or infinity if its minimiser is not in the face,
+    /// the node lies on the face's line or plane, or the value is below a time it uses
+    /// (causality). Written without early returns: the march evaluates many faces per node and
+    /// their validity is unpredictable.
+    #[inline]
+    pub fn value(&self, w: &Vector<D>) -> f64 {
+        let ew = [self.e[0].dot(w), self.e[1].dot(w)];
+        let beta = apply(&self.inverse, ew);
+        let r = if self.is_full() {
+            self.normal.dot(w).abs() * self.scale
+        } else {
+            ((w.norm_squared() - (ew[0] * beta[0] + ew[1] * beta[1])) / self.s)
+                .max(0.0)
+                .sqrt()
+        };
+        let lambda = [beta[0] - r * self.alpha[0], beta[1] - r * self.alpha[1]];
+        let tv = self.t0 + self.delta[0] * lambda[0] + self.delta[1] * lambda[1] + r;
+        let inside = (lambda[0] >= 0.0) & (lambda[1] >= 0.0) & (lambda[0] + lambda[1] <= 1.0);
+        if (r > 0.0) & inside & (tv >= self.t_max) {
+            tv
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// `G⁻¹ b` for the symmetric `G⁻¹ = [[g00, g01], [g01, g11]]`.
+#[inline]
+fn apply(inverse: &[f64; 3], b: [f64; 2]) -> [f64; 2] {
+    [
+        inverse[0] * b[0] + inverse[1] * b[1],
+        inverse[1] * b[0] + inverse[2] * b[1],
+    ]
 }
 
 #[cfg(test)]
