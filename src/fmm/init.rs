@@ -113,7 +113,7 @@ impl<'a, const D: usize> State<'a, D> {
             sign: vec![1; n],
             closest: vec![NONE; n],
             heap: NodeHeap::new(n),
-            stencil: Stencil::default(),
+            stencil: Stencil::new(n),
             initialised: Vec::new(),
             accepted: Vec::new(),
             geometry,

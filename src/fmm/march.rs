@@ -85,9 +85,41 @@ pub(super) struct Stencil<const D: usize> {
     prepared: Vec<Option<Option<Face<D>>>>,
     /// The edges `(a, b)` in 3D, prepared when a target that no triangle reaches needs them.
     edges: Vec<Face<D>>,
+    /// For each mesh node (3D), the node whose neighbourhood last listed it and its index there.
+    slots: Vec<u64>,
 }
 
 impl<const D: usize> Stencil<D> {
+    /// Buffers for a mesh of `n` nodes.
+    pub(super) fn new(n: usize) -> Self {
+        Stencil {
+            slots: if D == 3 { vec![u64::MAX; n] } else { Vec::new() },
+            ..Stencil::default()
+        }
+    }
+
+    /// The index of neighbour `u` of `a` in `known` (if `accepted`) or `targets`, appended if it is
+    /// not there yet, and whether it was appended. In 2D the lists hold three or four nodes and a
+    /// linear search is cheapest; in 3D (a dozen nodes, each met in five cells) the mesh-sized
+    /// `slots` answer at once.
+    #[inline]
+    fn slot(&mut self, a: u32, u: u32, accepted: bool) -> (usize, bool) {
+        let list = if accepted { &mut self.known } else { &mut self.targets };
+        if D == 2 {
+            if let Some(i) = list.iter().position(|&k| k == u) {
+                return (i, false);
+            }
+        } else {
+            let entry = self.slots[u as usize];
+            if (entry >> 32) as u32 == a {
+                return (entry as u32 as usize, false);
+            }
+            self.slots[u as usize] = u64::from(a) << 32 | list.len() as u64;
+        }
+        list.push(u);
+        (list.len() - 1, true)
+    }
+
     /// The targets, the accepted neighbours and the faces around `a`, each once.
     fn gather(&mut self, mesh: &SimplexMesh<D>, status: &[u8], a: u32) {
         self.targets.clear();
@@ -97,21 +129,23 @@ impl<const D: usize> Stencil<D> {
         self.bits.clear();
         self.edges.clear();
         for &c in mesh.cells_of_node(a) {
-            let (mut known, mut n) = ([(NONE, 0u64); 3], 0);
+            let cell = mesh.cell(c);
+            let (mut known, mut n) = ([(NONE, 0u64, 0usize); 3], 0);
             let (mut here, mut m) = ([0usize; 3], 0);
-            for &u in mesh.cell(c) {
+            let mut local_a = 0;
+            for (local, &u) in cell.iter().enumerate() {
                 if u == a {
+                    local_a = local;
                     continue;
                 }
+                let (i, new) = self.slot(a, u, status[u as usize] == ACCEPTED);
                 if status[u as usize] == ACCEPTED {
-                    let (i, new) = index_of(&mut self.known, u);
                     if new && D == 2 {
                         self.faces.push([u, NONE]);
                     }
-                    known[n] = (u, 1u64 << (i % 64));
+                    known[n] = (u, 1u64 << (i % 64), local);
                     n += 1;
                 } else {
-                    let (i, new) = index_of(&mut self.targets, u);
                     if new {
                         self.near.push(0);
                     }
@@ -124,11 +158,13 @@ impl<const D: usize> Stencil<D> {
                 self.near[t] |= cell_bits;
             }
             if D == 3 {
+                // The triangle (a, b, c) is shared with the cell across it, opposite the cell's
+                // fourth node (local indices sum to 6): listed by the one of smaller index.
                 for i in 0..n {
                     for j in i + 1..n {
-                        let face = [known[i].0.min(known[j].0), known[i].0.max(known[j].0)];
-                        if !self.faces.contains(&face) {
-                            self.faces.push(face);
+                        let across = mesh.neighbour(c, 6 - local_a - known[i].2 - known[j].2);
+                        if across == NONE || across > c {
+                            self.faces.push([known[i].0, known[j].0]);
                             self.bits.push(known[i].1 | known[j].1);
                         }
                     }
@@ -180,17 +216,5 @@ impl<const D: usize> Stencil<D> {
             best = self.edges.iter().map(|edge| edge.value(w)).fold(best, f64::min);
         }
         best
-    }
-}
-
-/// The index of `u` in `list`, appended if it is not there, and whether it was.
-#[inline]
-fn index_of(list: &mut Vec<u32>, u: u32) -> (usize, bool) {
-    match list.iter().position(|&k| k == u) {
-        Some(i) => (i, false),
-        None => {
-            list.push(u);
-            (list.len() - 1, true)
-        }
     }
 }

@@ -29,8 +29,8 @@
 //!    the exact distances of steps 1 and 3 are measured to the body, not to its inscribed polygon.
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
-//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet), but only
-//! the band is visited.
+//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet; 8 more in
+//! 3D, where the march last listed each node), but only the band is visited.
 
 pub mod curved;
 mod heap;
