@@ -31,8 +31,8 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// Faces without `a` were tried when their last node was accepted.
 ///
 /// **Virtual simplices.** A node is updated through the faces of every cell around `a` that holds
-/// an accepted node sharing a cell with it, not only through the faces of the cells it shares with
-/// `a`. The characteristic reaching a node often crosses a face of its own star whose last node
+/// an accepted node sharing a cell with it (in 2D, through the edges to all of `a`'s accepted
+/// neighbours), not only through the faces of the cells it shares with `a`. The characteristic reaching a node often crosses a face of its own star whose last node
 /// is still downwind (an obtuse cell). With its own cells alone, a quarter of the nodes of Gmsh's
 /// balls got only edge updates, which overestimate, and the 3D march's error stopped falling with
 /// the mesh size: 2.5 % of the distance at every h. The faces used lie within two edges of the
@@ -66,8 +66,7 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, cl
 }
 
 /// The neighbourhood of the node `a` being accepted, gathered once per acceptance in buffers reused
-/// from node to node (the lists are short: a linear search is cheaper than sorting them or marking
-/// nodes in a mesh-sized array).
+/// from node to node, each neighbour listed once (see [`Stencil::slot`]).
 #[derive(Debug, Default)]
 pub(super) struct Stencil<const D: usize> {
     /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a
