@@ -90,7 +90,8 @@ pub struct FmmOptions {
     /// Read a front of mesh facets (or a surface front) as the discretisation of a smooth body:
     /// each facet becomes the quadratic patch through its nodes bent by their normals (see
     /// [`curved`]), so that distances are measured to the body rather than to its inscribed
-    /// polygon. Corners where facets meet at more than twice [`curved::CREASE_DEGREES`] stay sharp.
+    /// polygon. Corners where the facet normals turn by more than about twice
+    /// [`curved::CREASE_DEGREES`] (a square's 90°) stay sharp.
     /// Ignored for a shape front, which is exact already.
     pub curved_front: bool,
 }
