@@ -5,10 +5,10 @@ use super::curved::Curved;
 use super::heap::NodeHeap;
 use super::march::Stencil;
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
-use crate::math::{self, Point, Vector};
+use crate::math::{self, Point};
 use crate::mesh::{SimplexMesh, NONE};
 use crate::shape::Shape;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub(super) const FAR: u8 = 0;
 pub(super) const TRIAL: u8 = 1;
@@ -242,9 +242,9 @@ fn from_facets<'a, const D: usize>(
     touching.dedup();
 
     let side = if signed {
-        sides(mesh, &facets, &geometry, &front_nodes, &touching)?
+        sides(mesh, &facets, &geometry, &touching)?
     } else {
-        HashMap::new()
+        vec![1; touching.len()]
     };
 
     let nodes: Vec<[u32; D]> = facets.iter().map(|&f| mesh.facets()[f as usize]).collect();
@@ -256,7 +256,7 @@ fn from_facets<'a, const D: usize>(
         state.freeze(v, 0.0, 1, first);
     }
     let mut candidates: Vec<u32> = Vec::with_capacity(64);
-    for &c in &touching {
+    for (&c, &s) in touching.iter().zip(&side) {
         let cell = mesh.cell(c);
         for &u in cell {
             if state.status[u as usize] == ACCEPTED {
@@ -277,7 +277,6 @@ fn from_facets<'a, const D: usize>(
             candidates.dedup();
             let x = mesh.points()[u as usize];
             let (best, closest) = state.geometry.closest_from(&x, &candidates);
-            let s = side.get(&c).copied().unwrap_or(1);
             state.freeze(u, best, s, closest);
         }
     }
@@ -347,69 +346,61 @@ impl FacetNeighbours {
     }
 }
 
-/// The side (−1 inside, +1 outside) of every cell touching a closed front of facets.
+/// The side (−1 inside, +1 outside) of every cell touching a closed front of facets, in the order
+/// of `touching` (sorted).
 ///
 /// The facets are first oriented outward ([`orient`]); a cell holding a facet lies on the side its
 /// normal points to or away from; the other touching cells take the side of a touching neighbour
 /// across a face that is not a front facet (around each front node the front splits the cells into
-/// two connected groups, each next to a front facet).
+/// two connected groups, each next to a front facet). Cells are found in `touching` by binary
+/// search and front facets by the pair of cells they separate: no hashing.
 fn sides<const D: usize>(
     mesh: &SimplexMesh<D>,
     facets: &[u32],
     geometry: &[[Point<D>; D]],
-    front_nodes: &[u32],
     touching: &[u32],
-) -> Result<HashMap<u32, i8>, FmmError> {
-    let sorted = |f: &[u32; D]| {
-        let mut s = *f;
-        s.sort_unstable();
-        s
-    };
+) -> Result<Vec<i8>, FmmError> {
     let outward = orient(mesh, facets, geometry)?;
-    let normals: Vec<Vector<D>> = geometry
-        .iter()
-        .zip(&outward)
-        .map(|(g, &o)| math::facet_area_normal(&g[..]) * o)
-        .collect();
-    let front_set: HashSet<[u32; D]> = facets.iter().map(|&f| sorted(&mesh.facets()[f as usize])).collect();
-    let mut side: HashMap<u32, i8> = HashMap::with_capacity(touching.len());
+    let position = |c: u32| touching.binary_search(&c).ok();
+    let mut side = vec![0i8; touching.len()];
+    let mut separated: Vec<(u32, u32)> = Vec::with_capacity(facets.len());
     let mut queue = Vec::new();
     for (i, &f) in facets.iter().enumerate() {
-        for &c in &mesh.facet_cells()[f as usize] {
-            if c == NONE {
+        let cells = mesh.facet_cells()[f as usize];
+        separated.push((cells[0].min(cells[1]), cells[0].max(cells[1])));
+        let normal = math::facet_area_normal(&geometry[i][..]) * outward[i];
+        for &c in &cells {
+            let Some(p) = (c != NONE).then(|| position(c)).flatten() else {
                 continue;
-            }
+            };
             let opposite = mesh
                 .cell(c)
                 .iter()
                 .find(|v| !mesh.facets()[f as usize].contains(v))
                 .expect("a cell has a node off its facet");
-            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normals[i]);
-            let s = if toward > 0.0 { 1 } else { -1 };
-            if side.insert(c, s).is_none() {
-                queue.push(c);
+            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normal);
+            if side[p] == 0 {
+                side[p] = if toward > 0.0 { 1 } else { -1 };
+                queue.push(p);
             }
         }
     }
-    let is_touching = |c: u32| touching.binary_search(&c).is_ok();
-    while let Some(c) = queue.pop() {
-        let s = side[&c];
+    separated.sort_unstable();
+    while let Some(p) = queue.pop() {
+        let c = touching[p];
         for k in 0..=D {
             let n = mesh.neighbour(c, k);
-            if n == NONE || side.contains_key(&n) || !is_touching(n) {
+            let Some(q) = (n != NONE).then(|| position(n)).flatten() else {
+                continue;
+            };
+            if side[q] != 0 || separated.binary_search(&(c.min(n), c.max(n))).is_ok() {
                 continue;
             }
-            let face = sorted(&std::array::from_fn(|j| mesh.cell(c)[(k + 1 + j) % (D + 1)]));
-            if front_set.contains(&face) {
-                continue;
-            }
-            side.insert(n, s);
-            queue.push(n);
+            side[q] = side[p];
+            queue.push(q);
         }
     }
-    debug_assert!(front_nodes
-        .iter()
-        .all(|&v| mesh.cells_of_node(v).iter().all(|c| side.contains_key(c))));
+    debug_assert!(side.iter().all(|&s| s != 0));
     Ok(side)
 }
 
