@@ -143,6 +143,10 @@ impl<const D: usize> Curved<D> {
     pub(crate) fn distance(&self, x: &Point<D>, p: &[Point<D>; D], f: u32) -> f64 {
         let flat = math::closest_point_on_facet(x, p);
         let mut t = local_coordinates(p, &flat);
+        if !(t[0].is_finite() && t[1].is_finite()) {
+            // A degenerate facet (a repeated node of a surface front): no patch, its points.
+            return (flat - x).norm();
+        }
         let (mut s, mut d1, mut d2) = self.patch(p, f, t);
         let mut best = (s - x).norm_squared();
         for _ in 0..4 {
@@ -287,6 +291,22 @@ mod tests {
             .map(|f| curved.distance(&x, &coords[f as usize], f))
             .fold(f64::INFINITY, f64::min);
         assert!((d - 0.7).abs() < 1e-15);
+    }
+
+    /// A repeated node (a zero-length segment, as a user's polyline may have) gives finite
+    /// distances: to that node.
+    #[test]
+    fn a_repeated_node_is_a_point() {
+        let p = [
+            Point::<2>::new(0.0, 0.0),
+            Point::<2>::new(1.0, 0.0),
+            Point::<2>::new(1.0, 0.0),
+        ];
+        let nodes = [[0u32, 1], [1, 2], [2, 0]];
+        let coords: Vec<[Point<2>; 2]> = nodes.iter().map(|f| [p[f[0] as usize], p[f[1] as usize]]).collect();
+        let curved = Curved::new(&nodes, &coords);
+        let d = curved.distance(&Point::<2>::new(1.0, 2.0), &coords[1], 1);
+        assert!((d - 2.0).abs() < 1e-15, "{d}");
     }
 
     /// The crate's geodesic unit sphere (edges about 0.35): the curved front's distance matches the
