@@ -221,6 +221,28 @@ mod tests {
     use super::*;
     use crate::shape::{Ball, Shape};
 
+    /// The facets' coordinates and their curved patches.
+    fn bend<const D: usize>(points: &[Point<D>], nodes: &[[u32; D]]) -> (Vec<[Point<D>; D]>, Curved<D>) {
+        let coords: Vec<[Point<D>; D]> = nodes
+            .iter()
+            .map(|f| std::array::from_fn(|j| points[f[j] as usize]))
+            .collect();
+        let curved = Curved::new(nodes, &coords);
+        (coords, curved)
+    }
+
+    /// The distance from `x` to the straight facets and to their patches.
+    fn nearest<const D: usize>(coords: &[[Point<D>; D]], curved: &Curved<D>, x: &Point<D>) -> (f64, f64) {
+        let flat = coords
+            .iter()
+            .map(|p| math::distance_to_facet(x, p))
+            .fold(f64::INFINITY, f64::min);
+        let bent = (0..coords.len() as u32)
+            .map(|f| curved.distance(x, &coords[f as usize], f))
+            .fold(f64::INFINITY, f64::min);
+        (flat, bent)
+    }
+
     /// Nodes on a circle: the curved segments' sag matches the arc's to `φ²/4` of it, and the
     /// distance from outside and inside points to the curved front matches the circle's far better
     /// than the straight segments'.
@@ -234,11 +256,7 @@ mod tests {
             })
             .collect();
         let nodes: Vec<[u32; 2]> = (0..n).map(|i| [i as u32, ((i + 1) % n) as u32]).collect();
-        let coords: Vec<[Point<2>; 2]> = nodes
-            .iter()
-            .map(|f| [points[f[0] as usize], points[f[1] as usize]])
-            .collect();
-        let curved = Curved::new(&nodes, &coords);
+        let (coords, curved) = bend(&points, &nodes);
         let half = std::f64::consts::PI / n as f64;
         let sag = 1.0 - half.cos();
         let m = curved.offsets[0][0].norm();
@@ -249,12 +267,7 @@ mod tests {
             for r in [0.5, 1.3, 2.0] {
                 let x = Point::<2>::new(r * a.cos(), r * a.sin());
                 let exact = (r - 1.0f64).abs();
-                let flat = (0..n)
-                    .map(|f| math::distance_to_facet(&x, &coords[f]))
-                    .fold(f64::INFINITY, f64::min);
-                let bent = (0..n as u32)
-                    .map(|f| curved.distance(&x, &coords[f as usize], f))
-                    .fold(f64::INFINITY, f64::min);
+                let (flat, bent) = nearest(&coords, &curved, &x);
                 flat_err = flat_err.max((flat - exact).abs());
                 curved_err = curved_err.max((bent - exact).abs());
             }
@@ -280,16 +293,9 @@ mod tests {
             points.push((corners[i] + corners[(i + 1) % 4]) / 2.0);
         }
         let nodes: Vec<[u32; 2]> = (0..8).map(|i| [i as u32, ((i + 1) % 8) as u32]).collect();
-        let coords: Vec<[Point<2>; 2]> = nodes
-            .iter()
-            .map(|f| [points[f[0] as usize], points[f[1] as usize]])
-            .collect();
-        let curved = Curved::new(&nodes, &coords);
+        let (coords, curved) = bend(&points, &nodes);
         assert!(curved.offsets.iter().all(|m| m[0].norm() == 0.0));
-        let x = Point::<2>::new(0.3, -0.7);
-        let d = (0..8u32)
-            .map(|f| curved.distance(&x, &coords[f as usize], f))
-            .fold(f64::INFINITY, f64::min);
+        let (_, d) = nearest(&coords, &curved, &Point::<2>::new(0.3, -0.7));
         assert!((d - 0.7).abs() < 1e-15);
     }
 
@@ -303,8 +309,7 @@ mod tests {
             Point::<2>::new(1.0, 0.0),
         ];
         let nodes = [[0u32, 1], [1, 2], [2, 0]];
-        let coords: Vec<[Point<2>; 2]> = nodes.iter().map(|f| [p[f[0] as usize], p[f[1] as usize]]).collect();
-        let curved = Curved::new(&nodes, &coords);
+        let (coords, curved) = bend(&p, &nodes);
         let d = curved.distance(&Point::<2>::new(1.0, 2.0), &coords[1], 1);
         assert!((d - 2.0).abs() < 1e-15, "{d}");
     }
@@ -318,11 +323,7 @@ mod tests {
             radius: 1.0,
         };
         let (points, nodes) = sphere.boundary(0.35).expect("a ball has a boundary");
-        let coords: Vec<[Point<3>; 3]> = nodes
-            .iter()
-            .map(|f| [points[f[0] as usize], points[f[1] as usize], points[f[2] as usize]])
-            .collect();
-        let curved = Curved::new(&nodes, &coords);
+        let (coords, curved) = bend(&points, &nodes);
         let sag = coords
             .iter()
             .map(|p| 1.0 - ((p[0] + p[1] + p[2]) / 3.0).norm())
@@ -334,13 +335,7 @@ mod tests {
             for r in [0.6, 1.4, 2.5] {
                 let x = dir * r;
                 let exact = (r - 1.0f64).abs();
-                let flat = coords
-                    .iter()
-                    .map(|p| math::distance_to_facet(&x, p))
-                    .fold(f64::INFINITY, f64::min);
-                let bent = (0..nodes.len() as u32)
-                    .map(|f| curved.distance(&x, &coords[f as usize], f))
-                    .fold(f64::INFINITY, f64::min);
+                let (flat, bent) = nearest(&coords, &curved, &x);
                 flat_err = flat_err.max((flat - exact).abs());
                 curved_err = curved_err.max((bent - exact).abs());
             }
