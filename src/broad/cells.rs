@@ -1,5 +1,5 @@
-//! Spheres binned into the cells of a grid: cell coordinates, injective keys, the spheres sorted by
-//! cell (a counting sort for dense grids, a sort for hashed ones) and the half-shell of neighbours.
+//! Spheres binned into the cells of a dense grid: cell coordinates and indices, the spheres sorted by
+//! cell (a parallel two-pass counting sort) and the half-shell scan of neighbouring cells.
 
 use super::Sphere;
 use crate::math::Point;
@@ -86,8 +86,8 @@ pub(super) fn half_shell<const D: usize>() -> Vec<[i64; D]> {
     out
 }
 
-/// Spheres binned into a dense grid: counting sort by cell, the spheres copied in cell order (so
-/// that the pair tests stream through memory), their original indices, and the half-shell scan.
+/// Spheres binned into a dense grid: sorted by cell, copied in cell order (so that the pair tests
+/// stream through memory), with their original indices, and the half-shell scan.
 #[derive(Debug)]
 pub(super) struct CellList<const D: usize> {
     pub grid: Grid<D>,
@@ -95,13 +95,48 @@ pub(super) struct CellList<const D: usize> {
     pub start: Vec<u32>,
     pub sorted: Vec<Sphere<D>>,
     pub index: Vec<u32>,
+    /// The sort's keys `(cell << 32) | sphere` in input order and scattered into buckets (kept
+    /// between rebuilds, like the fields above, so that a step allocates nothing).
+    keys: Vec<u64>,
+    buckets: Vec<u64>,
 }
 
+/// At most this many buckets in the first pass of [`CellList::rebuild`].
+const BUCKETS: usize = 1 << 10;
+/// About this many spheres per bucket (fewer, larger buckets for small sets: less overhead).
+const BUCKET: usize = 1 << 10;
+/// Spheres per chunk in the first pass of [`CellList::rebuild`] (fixed, so that the order does not
+/// depend on the thread count).
+const SORT_CHUNK: usize = 1 << 16;
+
 impl<const D: usize> CellList<D> {
+    /// An empty list, to [`rebuild`](CellList::rebuild).
+    pub fn new() -> Self {
+        CellList {
+            grid: Grid {
+                lo: Point::<D>::zeros(),
+                size: 1.0,
+                dims: [1; D],
+            },
+            start: Vec::new(),
+            sorted: Vec::new(),
+            index: Vec::new(),
+            keys: Vec::new(),
+            buckets: Vec::new(),
+        }
+    }
+
     /// Bins `members` (indices into `spheres`; all of them if `None`) into cells at least `size`
     /// wide, with at most about two cells per sphere (wider cells where the spheres are sparse: any
-    /// width of at least `size` keeps the scan complete).
-    pub fn build(spheres: &[Sphere<D>], members: Option<&[u32]>, size: f64) -> Self {
+    /// width of at least `size` keeps the scan complete), in this list's buffers (no allocation
+    /// once they are large enough).
+    ///
+    /// A stable parallel counting sort by cell in two passes, so that every pass stays in cache
+    /// and runs on all threads: the spheres are first scattered into buckets of `2^shift`
+    /// consecutive cells (at most [`BUCKETS`]; each fixed chunk of spheres counts and writes its
+    /// own share of every bucket), then each bucket is counting-sorted by cell on its own. The
+    /// order within a cell is the input order whatever the thread count.
+    pub fn rebuild(&mut self, spheres: &[Sphere<D>], members: Option<&[u32]>, size: f64) {
         let copy;
         let subset: &[Sphere<D>] = match members {
             Some(m) => {
@@ -110,34 +145,107 @@ impl<const D: usize> CellList<D> {
             }
             None => spheres,
         };
-        let grid = Grid::covering(subset, size, 2.0 * subset.len() as f64 + 64.0);
+        let n = subset.len();
+        let grid = Grid::covering(subset, size, 2.0 * n as f64 + 64.0);
         let n_cells = grid.len() as usize;
-        let cell_of: Vec<u32> = subset
-            .par_iter()
-            .map(|s| grid.index(&grid.cell(&s.centre)) as u32)
+        // About `BUCKET` spheres per bucket, at most `BUCKETS` buckets.
+        let buckets_log2 = (n / BUCKET).clamp(1, BUCKETS).ilog2();
+        let shift = (usize::BITS - n_cells.leading_zeros()).saturating_sub(buckets_log2);
+        let n_buckets = ((n_cells - 1) >> shift) + 1;
+        // Pass 1: the (cell, sphere) keys, counted per chunk and bucket, scattered into buckets.
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.par_extend(subset.par_iter().enumerate().map(|(i, s)| {
+            let c = grid.index(&grid.cell(&s.centre));
+            (c << 32) | i as u64
+        }));
+        let counts: Vec<Vec<u32>> = keys
+            .par_chunks(SORT_CHUNK)
+            .map(|chunk| {
+                let mut count = vec![0u32; n_buckets];
+                for &k in chunk {
+                    count[(k >> 32) as usize >> shift] += 1;
+                }
+                count
+            })
             .collect();
-        let mut start = vec![0u32; n_cells + 1];
-        for &c in &cell_of {
-            start[c as usize + 1] += 1;
+        let mut bucket_start = vec![0usize; n_buckets + 1];
+        for b in 0..n_buckets {
+            bucket_start[b + 1] = bucket_start[b] + counts.iter().map(|c| c[b] as usize).sum::<usize>();
         }
-        for c in 0..n_cells {
-            start[c + 1] += start[c];
+        let mut buckets = std::mem::take(&mut self.buckets);
+        buckets.resize(n, 0);
+        {
+            // Every chunk's share of every bucket: bucket-major, chunk-minor, so the scatter is stable.
+            let mut shares: Vec<Vec<&mut [u64]>> = (0..counts.len()).map(|_| Vec::with_capacity(n_buckets)).collect();
+            let mut rest: &mut [u64] = &mut buckets;
+            for b in 0..n_buckets {
+                for (k, count) in counts.iter().enumerate() {
+                    let (share, tail) = rest.split_at_mut(count[b] as usize);
+                    shares[k].push(share);
+                    rest = tail;
+                }
+            }
+            keys.par_chunks(SORT_CHUNK).zip(shares).for_each(|(chunk, mut share)| {
+                let mut fill = vec![0usize; n_buckets];
+                for &k in chunk {
+                    let b = (k >> 32) as usize >> shift;
+                    share[b][fill[b]] = k;
+                    fill[b] += 1;
+                }
+            });
         }
-        let mut fill = start.clone();
-        let mut order = vec![0u32; subset.len()];
-        for (i, &c) in cell_of.iter().enumerate() {
-            order[fill[c as usize] as usize] = i as u32;
-            fill[c as usize] += 1;
-        }
-        CellList {
-            grid,
-            start,
-            sorted: order.par_iter().map(|&i| subset[i as usize]).collect(),
-            index: match members {
-                Some(m) => order.par_iter().map(|&i| m[i as usize]).collect(),
-                None => order,
+        // Pass 2: each bucket counting-sorted by cell, writing its cells' `start` and its spheres.
+        // Every entry is overwritten below: resizing only (no clearing pass over memory).
+        self.start.resize(n_cells + 1, 0);
+        self.sorted.resize(
+            n,
+            Sphere {
+                centre: Point::<D>::zeros(),
+                radius: 0.0,
             },
+        );
+        self.index.resize(n, 0);
+        let mut parts = Vec::with_capacity(n_buckets);
+        let (mut sorted, mut index): (&mut [Sphere<D>], &mut [u32]) = (&mut self.sorted, &mut self.index);
+        for b in 0..n_buckets {
+            let len = bucket_start[b + 1] - bucket_start[b];
+            let (s, s_rest) = sorted.split_at_mut(len);
+            let (i, i_rest) = index.split_at_mut(len);
+            parts.push((b, s, i));
+            (sorted, index) = (s_rest, i_rest);
         }
+        self.start[..n_cells]
+            .par_chunks_mut(1 << shift)
+            .zip(parts)
+            .for_each(|(start, (b, sorted, index))| {
+                let (first, keys) = (b << shift, &buckets[bucket_start[b]..bucket_start[b + 1]]);
+                start.fill(0);
+                for &k in keys {
+                    start[(k >> 32) as usize - first] += 1;
+                }
+                let mut at = 0;
+                for s in start.iter_mut() {
+                    (*s, at) = (at, at + *s);
+                }
+                for &k in keys {
+                    let (c, i) = ((k >> 32) as usize - first, k as u32 as usize);
+                    let pos = start[c] as usize;
+                    start[c] += 1;
+                    sorted[pos] = subset[i];
+                    index[pos] = members.map_or(i as u32, |m| m[i]);
+                }
+                // `start[c]` is now the end of cell `c`: shift to starts, offset to global positions.
+                start.copy_within(..start.len() - 1, 1);
+                start[0] = 0;
+                for s in start.iter_mut() {
+                    *s += bucket_start[b] as u32;
+                }
+            });
+        self.start[n_cells] = n as u32;
+        self.grid = grid;
+        self.keys = keys;
+        self.buckets = buckets;
     }
 
     /// Positions in `sorted` of the spheres of cell `c`.
@@ -185,48 +293,71 @@ impl<const D: usize> CellList<D> {
                 None => runs.push((row, o[0], o[0])),
             }
         }
+        // Each run as (its row's offset in dense indices, its row's offsets, smallest and largest x offset).
+        let mut stride = [1i64; D];
+        for a in 1..D {
+            stride[a] = stride[a - 1] * grid.dims[a - 1] as i64;
+        }
+        let runs: Vec<(i64, [i64; D], i64, i64)> = runs
+            .into_iter()
+            .map(|(row, x0, x1)| ((1..D).map(|a| row[a] * stride[a]).sum(), row, x0, x1))
+            .collect();
         let dims0 = grid.dims[0] as i64;
+        // The cell coordinates of `c`, advanced with it (no division per cell).
+        let mut coords = self.coords(cells.start);
+        let (first, mut len) = (local.len(), local.len());
         for c in cells {
             let here = self.cell(c);
+            let at = coords;
+            coords[0] += 1;
+            for a in 0..D - 1 {
+                if coords[a] < grid.dims[a] {
+                    break;
+                }
+                coords[a] = 0;
+                coords[a + 1] += 1;
+            }
             if here.is_empty() {
                 continue;
             }
-            let mut emit = |i: usize, j: usize| {
-                if super::touching(&sorted[i], &sorted[j], margin) {
-                    let (p, q) = (index[i], index[j]);
-                    local.push((p.min(q), p.max(q)));
+            // Candidate `(i, j)` for `j` in `js`: its positions written at `len` unconditionally
+            // and kept by advancing `len` when the spheres touch (no branch to mispredict on the
+            // test); mapped to the original indices once the range is done.
+            let mut emit = |i: usize, js: std::ops::Range<usize>| {
+                if local.len() < len + js.len() {
+                    local.resize((len + js.len()).max(2 * local.len()), (0, 0));
+                }
+                for j in js {
+                    local[len] = (i as u32, j as u32);
+                    len += super::touching(&sorted[i], &sorted[j], margin) as usize;
                 }
             };
             for i in here.clone() {
-                for j in i + 1..here.end {
-                    emit(i, j);
-                }
+                emit(i, i + 1..here.end);
             }
-            let coords = self.coords(c);
-            for (row, dx_min, dx_max) in &runs {
+            let x = at[0] as i64;
+            for (offset, row, dx_min, dx_max) in &runs {
                 let inside = (1..D).all(|a| {
-                    let v = coords[a] as i64 + row[a];
+                    let v = at[a] as i64 + row[a];
                     v >= 0 && (v as u64) < grid.dims[a]
                 });
-                let x0 = (coords[0] as i64 + dx_min).max(0);
-                let x1 = (coords[0] as i64 + dx_max).min(dims0 - 1);
+                let x0 = (x + dx_min).max(0);
+                let x1 = (x + dx_max).min(dims0 - 1);
                 if !inside || x0 > x1 {
                     continue;
                 }
-                let mut first = [0u64; D];
-                for a in 1..D {
-                    first[a] = (coords[a] as i64 + row[a]) as u64;
-                }
-                first[0] = x0 as u64;
-                let n0 = grid.index(&first) as usize;
+                let n0 = (c as i64 + offset + x0 - x) as usize;
                 let n1 = n0 + (x1 - x0) as usize;
                 let there = self.start[n0] as usize..self.start[n1 + 1] as usize;
                 for i in here.clone() {
-                    for j in there.clone() {
-                        emit(i, j);
-                    }
+                    emit(i, there.clone());
                 }
             }
+        }
+        local.truncate(len);
+        for pair in &mut local[first..] {
+            let (p, q) = (index[pair.0 as usize], index[pair.1 as usize]);
+            *pair = (p.min(q), p.max(q));
         }
     }
 }

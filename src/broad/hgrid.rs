@@ -113,11 +113,15 @@ impl<const D: usize> BroadPhase<D> for HierarchicalGrid<D> {
         for (i, s) in spheres.iter().enumerate() {
             members[Self::level(&self.sizes, s.radius, margin)].push(i as u32);
         }
-        self.levels = members
-            .iter()
-            .zip(&self.sizes)
-            .map(|(m, &size)| (!m.is_empty()).then(|| CellList::build(spheres, Some(m), size)))
-            .collect();
+        // Each level rebuilt into last step's buffers where it has some.
+        self.levels.resize_with(self.sizes.len(), || None);
+        for ((level, m), &size) in self.levels.iter_mut().zip(&members).zip(&self.sizes) {
+            if m.is_empty() {
+                *level = None;
+            } else {
+                level.get_or_insert_with(CellList::new).rebuild(spheres, Some(m), size);
+            }
+        }
         self.margin = margin;
         Ok(())
     }

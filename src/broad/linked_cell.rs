@@ -21,7 +21,9 @@ impl<const D: usize> BroadPhase<D> for LinkedCell<D> {
         validate(spheres, margin)?;
         use rayon::prelude::*;
         let r_max = spheres.par_iter().map(|s| s.radius).reduce(|| 0.0, f64::max);
-        self.cells = Some(CellList::build(spheres, None, 2.0 * r_max + margin));
+        self.cells
+            .get_or_insert_with(CellList::new)
+            .rebuild(spheres, None, 2.0 * r_max + margin);
         self.margin = margin;
         Ok(())
     }

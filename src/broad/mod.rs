@@ -93,7 +93,12 @@ pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<()
     }
     use rayon::prelude::*;
     let invalid = |s: &Sphere<D>| !(s.centre.iter().all(|x| x.is_finite()) && s.radius.is_finite() && s.radius >= 0.0);
-    if let Some(i) = spheres.par_iter().position_first(invalid) {
+    // Scanned by chunks: a `position_first` over single spheres costs as much as a linked-cell build.
+    let first_invalid = spheres
+        .par_chunks(CHUNK)
+        .enumerate()
+        .find_map_first(|(k, chunk)| chunk.iter().position(invalid).map(|p| k * CHUNK + p));
+    if let Some(i) = first_invalid {
         let s = &spheres[i];
         let message = if !s.centre.iter().all(|x| x.is_finite()) {
             format!("centre {:?} is not finite", s.centre.as_slice())
