@@ -100,6 +100,9 @@ pub(super) struct State<'a, const D: usize> {
     pub stencil: Stencil<D>,
     /// The initialised nodes, in increasing order of value.
     pub initialised: Vec<u32>,
+    /// Initialised nodes whose neighbours are all initialised (the nodes of a front of mesh
+    /// facets: every cell around them touches the front), sorted: the march does not relax them.
+    pub enclosed: Vec<u32>,
     /// The accepted nodes after the initialised ones, in order.
     pub accepted: Vec<u32>,
     pub geometry: Geometry<'a, D>,
@@ -115,6 +118,7 @@ impl<'a, const D: usize> State<'a, D> {
             heap: NodeHeap::new(n),
             stencil: Stencil::new(n),
             initialised: Vec::new(),
+            enclosed: Vec::new(),
             accepted: Vec::new(),
             geometry,
         }
@@ -280,6 +284,7 @@ fn from_facets<'a, const D: usize>(
             state.freeze(u, best, s, closest);
         }
     }
+    state.enclosed = front_nodes;
     Ok(state)
 }
 

@@ -10,7 +10,9 @@ use crate::mesh::{SimplexMesh, NONE};
 pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, d_max: f64, closest_point: bool) {
     for i in 0..state.initialised.len() {
         let a = state.initialised[i];
-        relax(mesh, state, a, closest_point);
+        if state.enclosed.binary_search(&a).is_err() {
+            relax(mesh, state, a, closest_point);
+        }
     }
     while let Some((key, v)) = state.heap.peek() {
         if key > d_max {
