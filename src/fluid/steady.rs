@@ -240,9 +240,17 @@ struct Pattern {
     scratch: MemBuffer,
 }
 
-/// One thread for the LU: faer's parallel supernodal LU spends more time yielding between its
-/// threads than it gains on these matrices (the Schäfer–Turek meshes: 25 % faster alone).
-const LU_PAR: Par = Par::Seq;
+/// The LU's parallelism: one thread in 2D, where faer's parallel supernodal LU spends more time
+/// yielding between its threads than it gains (the Schäfer–Turek meshes: 25 % faster alone);
+/// faer's global setting in 3D, where the supernodes are large (the sphere drag example: 1.5x
+/// slower alone).
+fn lu_par(dimension: usize) -> Par {
+    if dimension == 2 {
+        Par::Seq
+    } else {
+        faer::get_global_parallelism()
+    }
+}
 
 /// One linear solve: Stokes, or the Newton linearisation about `w`; `pattern` is that of a matrix
 /// assembled in the same order, computed here if `None` (assembly yields its entries in the same
@@ -375,8 +383,8 @@ fn solve_linear<const D: usize>(
                 SymbolicSparseColMat::try_new_from_indices(size, size, &pairs).map_err(|e| failed(&e))?;
             let lu = factorize_symbolic_lu(columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
             let scratch = MemBuffer::new(
-                lu.factorize_numeric_lu_scratch::<f64>(LU_PAR, Default::default())
-                    .or(lu.solve_in_place_scratch::<f64>(1, LU_PAR)),
+                lu.factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
+                    .or(lu.solve_in_place_scratch::<f64>(1, lu_par(D))),
             );
             pattern.insert(Pattern {
                 columns,
@@ -397,13 +405,13 @@ fn solve_linear<const D: usize>(
         .factorize_numeric_lu(
             numeric,
             matrix.as_ref(),
-            LU_PAR,
+            lu_par(D),
             MemStack::new(scratch),
             Default::default(),
         )
         .map_err(|e| failed(&e))?;
     let mut x = Col::<f64>::from_fn(size, |k| rhs[k]);
-    lu.solve_in_place_with_conj(Conj::No, x.as_mat_mut(), LU_PAR, MemStack::new(scratch));
+    lu.solve_in_place_with_conj(Conj::No, x.as_mat_mut(), lu_par(D), MemStack::new(scratch));
     if (0..size).any(|k| !x[k].is_finite()) {
         return Err(FluidError::Solve(
             "the solution is not finite: is the system singular?".into(),
