@@ -84,6 +84,26 @@ proptest! {
     }
 }
 
+type Pairs = Vec<(u32, u32)>;
+
+/// The pairs `m` finds on one thread and on two (each after its own update).
+fn one_and_two_threads<const D: usize>(
+    m: &mut dyn BroadPhase<D>,
+    spheres: &[Sphere<D>],
+    margin: f64,
+) -> (Pairs, Pairs) {
+    let mut found = [Vec::new(), Vec::new()];
+    for (threads, out) in [1, 2].into_iter().zip(found.iter_mut()) {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            m.update(spheres, margin).unwrap();
+            m.pairs(out);
+        });
+    }
+    let [serial, parallel] = found;
+    (serial, parallel)
+}
+
 /// Larger sets, with many contacts, and the same sequence of pairs with one thread or two.
 #[test]
 fn large_sets_and_thread_independence() {
@@ -102,19 +122,8 @@ fn large_sets_and_thread_independence() {
         .collect();
     let expected = sorted_pairs(&mut BruteForce::<3>::default(), &spheres, 0.05);
     assert!(expected.len() > 10_000, "{} pairs", expected.len());
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     for mut m in methods::<3>() {
-        let mut serial = Vec::new();
-        let mut parallel = Vec::new();
-        one.install(|| {
-            m.update(&spheres, 0.05).unwrap();
-            m.pairs(&mut serial);
-        });
-        two.install(|| {
-            m.update(&spheres, 0.05).unwrap();
-            m.pairs(&mut parallel);
-        });
+        let (mut serial, parallel) = one_and_two_threads(m.as_mut(), &spheres, 0.05);
         if m.name() != "auto" {
             assert_eq!(serial, parallel, "{}", m.name());
         }
@@ -129,8 +138,6 @@ fn large_sets_and_thread_independence() {
 #[test]
 fn grids_rebuilt_on_large_changing_sets() {
     use tumble::broad::sets;
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let mut grids: Vec<Box<dyn BroadPhase<3>>> = vec![
         Box::new(LinkedCell::<3>::default()),
         Box::new(HierarchicalGrid::<3>::default()),
@@ -150,15 +157,7 @@ fn grids_rebuilt_on_large_changing_sets() {
         expected.sort_unstable();
         assert!(expected.len() > n / 2, "{} pairs", expected.len());
         for m in grids.iter_mut() {
-            let (mut serial, mut parallel) = (Vec::new(), Vec::new());
-            one.install(|| {
-                m.update(&spheres, 0.1).unwrap();
-                m.pairs(&mut serial);
-            });
-            two.install(|| {
-                m.update(&spheres, 0.1).unwrap();
-                m.pairs(&mut parallel);
-            });
+            let (mut serial, parallel) = one_and_two_threads(m.as_mut(), &spheres, 0.1);
             assert_eq!(serial, parallel, "{} with n = {n}", m.name());
             serial.sort_unstable();
             assert_eq!(serial, expected, "{} with n = {n}", m.name());
