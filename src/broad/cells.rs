@@ -96,7 +96,8 @@ pub(super) struct CellList<const D: usize> {
     pub sorted: Vec<Sphere<D>>,
     pub index: Vec<u32>,
     /// The sort's keys `(cell << 32) | sphere` in input order and scattered into buckets (kept
-    /// between rebuilds, like the fields above, so that a step allocates nothing).
+    /// between rebuilds, like the fields above, so that a step allocates no per-sphere or per-cell
+    /// array again; only the small per-chunk and per-bucket counts).
     keys: Vec<u64>,
     buckets: Vec<u64>,
 }
@@ -128,8 +129,8 @@ impl<const D: usize> CellList<D> {
 
     /// Bins `members` (indices into `spheres`; all of them if `None`) into cells at least `size`
     /// wide, with at most about two cells per sphere (wider cells where the spheres are sparse: any
-    /// width of at least `size` keeps the scan complete), in this list's buffers (no allocation
-    /// once they are large enough).
+    /// width of at least `size` keeps the scan complete), in this list's buffers (no per-sphere or
+    /// per-cell allocation once they are large enough).
     ///
     /// A stable parallel counting sort by cell in two passes, so that every pass stays in cache
     /// and runs on all threads: the spheres are first scattered into buckets of `2^shift`
