@@ -17,18 +17,19 @@
 //! for the new `u` given the previous `w`, until the largest velocity change falls below the
 //! tolerance (relative to the largest velocity). Unknowns are ordered `u_x` (all P2 dofs), `u_y`
 //! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
-//! pressure's first dof is pinned to 0. Cells are assembled in parallel and the system is solved by
-//! faer's sparse LU.
+//! pressure's first dof is pinned to 0. Cells are assembled in parallel into a matrix structure
+//! computed once; the system is solved by faer's sparse LU, or, once Newton is close, by GMRES
+//! preconditioned with the last LU (see [`solve_steady`]).
 
+use super::gmres::gmres;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::prelude::*;
-use faer::sparse::linalg::lu::{factorize_symbolic_lu, NumericLu, SymbolicLu};
-use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat, Triplet};
-use faer::Conj;
+use faer::sparse::linalg::lu::{factorize_symbolic_lu, LuRef, NumericLu, SymbolicLu};
+use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
+use faer::{ColMut, Conj, Par};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -189,6 +190,14 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// velocity change, relative to the largest velocity, is below `tolerance`, or below
 /// `√tolerance` after falling at least tenfold: in Newton's quadratic regime the error left is
 /// then about the square of the change, which saves the last, confirming iteration.
+///
+/// Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
+/// relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
+/// of a new factorisation ([`super::gmres`]): the Jacobians differ by about that much, so GMRES
+/// needs a few triangular solves, each about a twentieth of a factorisation. Its residual is
+/// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
+/// change, which keeps the convergence quadratic (the stopping rule above relies on it). If
+/// GMRES does not get there in [`GMRES_ITERATIONS`], the step factorises its own Jacobian.
 pub fn solve_steady<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
@@ -197,28 +206,45 @@ pub fn solve_steady<const D: usize>(
     max_iterations: usize,
 ) -> Result<(FlowField<D>, usize), FluidError> {
     problem.boundary.check(mesh)?;
+    let mut system = System::new(mesh, space, problem)?;
     if !problem.convection {
-        return Ok((solve_linear(mesh, space, problem, None, &mut None)?, 0));
+        system.assemble(mesh, space, problem, None);
+        let mut x = system.rhs.clone();
+        system.factor()?;
+        system.solve(&mut x);
+        return Ok((system.flow(&x)?, 0));
     }
-    let mut flow = FlowField {
-        velocity: vec![Vector::<D>::zeros(); space.len()],
-        pressure: vec![0.0; mesh.num_points()],
-    };
-    // Every Newton matrix has the same pattern: its structure and symbolic factorisation are
-    // computed once.
-    let mut pattern = None;
+    let mut x = vec![0.0; system.size];
+    let mut flow = system.flow(&x)?;
+    // The relative change since the last factorisation (none yet: infinite).
+    let mut since_factor = f64::INFINITY;
     let mut previous = f64::INFINITY;
     for iteration in 1..=max_iterations {
-        let next = solve_linear(mesh, space, problem, Some(&flow), &mut pattern)?;
-        let change = next
+        system.assemble(mesh, space, problem, Some(&flow));
+        let mut next = x.clone();
+        let forcing = (previous * previous).min(1e-2);
+        let reused = since_factor <= REUSE && system.gmres(&mut next, forcing).is_some();
+        if !reused {
+            next.copy_from_slice(&system.rhs);
+            system.factor()?;
+            system.solve(&mut next);
+            since_factor = 0.0;
+        }
+        let next_flow = system.flow(&next)?;
+        let change = next_flow
             .velocity
             .iter()
             .zip(&flow.velocity)
             .map(|(a, b)| (a - b).amax())
             .fold(0.0, f64::max);
-        let scale = next.velocity.iter().map(|v| v.amax()).fold(f64::MIN_POSITIVE, f64::max);
-        flow = next;
+        let scale = next_flow
+            .velocity
+            .iter()
+            .map(|v| v.amax())
+            .fold(f64::MIN_POSITIVE, f64::max);
         let relative = change / scale;
+        (x, flow) = (next, next_flow);
+        since_factor += relative;
         if relative <= tolerance || (relative <= tolerance.sqrt() && relative <= 0.1 * previous) {
             return Ok((flow, iteration));
         }
@@ -229,16 +255,14 @@ pub fn solve_steady<const D: usize>(
     )))
 }
 
-/// The pattern shared by the Newton matrices: the compressed columns, the order in which the
-/// assembled entries fill them, the symbolic LU factorisation, and the numeric factor's storage
-/// and scratch space, reused from one iteration to the next.
-struct Pattern {
-    columns: SymbolicSparseColMat<usize>,
-    order: Argsort<usize>,
-    lu: SymbolicLu<usize>,
-    numeric: NumericLu<usize, f64>,
-    scratch: MemBuffer,
-}
+/// How far (the sum of the relative velocity changes) the iterate may move from the point of the
+/// last factorisation before Newton factorises its Jacobian again rather than reusing the LU as
+/// GMRES's preconditioner.
+pub const REUSE: f64 = 0.2;
+
+/// The most GMRES iterations a Newton step spends before it factorises its own Jacobian instead
+/// (each costs a pair of triangular solves and a product with the matrix).
+pub const GMRES_ITERATIONS: usize = 20;
 
 /// The LU's parallelism: one thread in 2D, where faer's parallel supernodal LU spends more time
 /// yielding between its threads than it gains (the Schäfer–Turek meshes: 25 % faster alone);
@@ -252,175 +276,423 @@ fn lu_par(dimension: usize) -> Par {
     }
 }
 
-/// One linear solve: Stokes, or the Newton linearisation about `w`; `pattern` is that of a matrix
-/// assembled in the same order, computed here if `None` (assembly yields its entries in the same
-/// order every time: cells in order, the same entries per cell).
-fn solve_linear<const D: usize>(
-    mesh: &SimplexMesh<D>,
-    space: &P2Space<D>,
-    problem: &SteadyProblem<D>,
-    w: Option<&FlowField<D>>,
-    pattern: &mut Option<Pattern>,
-) -> Result<FlowField<D>, FluidError> {
-    let n2 = space.len();
-    let n1 = mesh.num_points();
-    let size = D * n2 + n1;
+/// Marks a local entry left out of the matrix (its row is prescribed).
+const DROPPED: u32 = u32::MAX;
+
+/// The linearised system in compressed columns, assembled in place, and its LU factorisation.
+///
+/// Every matrix of a solve has the same entries: the cells in order, for each a `D × D` block per
+/// pair of velocity dofs (its diagonal only for Stokes; Newton's first, Stokes, step has zeros
+/// off it) and the divergence pairs. So the structure, the place of each cell's entries in it and the symbolic LU are
+/// computed once; an assembly adds the cells' values into place, block of cells by block of cells
+/// (computed in parallel, then added in order, so the sums do not depend on the thread count).
+struct System<const D: usize> {
+    size: usize,
+    n2: usize,
+    /// Newton (`D × D` velocity blocks) rather than Stokes (diagonal blocks).
+    coupled: bool,
+    n1: usize,
+    /// The prescribed rows (identity rows) and their values.
+    prescribed: Vec<(usize, f64)>,
+    columns: SymbolicSparseColMat<usize>,
+    /// Per cell, per local entry: its position in `values`, or [`DROPPED`].
+    slots: Vec<u32>,
+    /// The position of each prescribed row's diagonal entry.
+    identity: Vec<u32>,
+    values: Vec<f64>,
+    rhs: Vec<f64>,
+    /// One block of cells' local matrices and loads.
+    local: Vec<f64>,
+    loads: Vec<f64>,
+    lu: SymbolicLu<usize>,
+    numeric: NumericLu<usize, f64>,
+    factored: bool,
+    scratch: MemBuffer,
+}
+
+/// The local entries of a cell, in the order [`System`] stores them: the velocity blocks
+/// `(i, j, d, e)` (row dof `i`, component `d`; column dof `j`, component `e`; only `d = e`
+/// unless `coupled`, as Stokes does not couple the components), then for each velocity dof `i`,
+/// vertex `m` and component `d` the divergence entry `(q_m, u_i^d)` and its transpose.
+fn local_entries<'a, const D: usize>(
+    dofs: &'a [u32],
+    vertices: &'a [u32],
+    n2: usize,
+    coupled: bool,
+) -> impl Iterator<Item = (usize, usize)> + 'a {
     let nb = p2_count(D);
-    let nu = problem.viscosity;
-    let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
-    type Part = (Vec<Triplet<usize, usize, f64>>, Vec<(usize, f64)>);
-    let (mut triplets, rhs_parts): (Vec<_>, Vec<_>) = (0..mesh.num_cells() as u32)
-        .into_par_iter()
-        .map(|c| {
-            let map = space.cell_map(mesh, c);
-            let dofs = space.dofs(c);
-            let vertices = mesh.cell(c);
-            // a[i][j] per component pair (d, e): diffusion on d == e, convection terms.
-            let mut a = [[[[0.0; 3]; 3]; 10]; 10];
-            let mut b = [[[0.0; 3]; 10]; 4];
-            let mut load = [Vector::<D>::zeros(); 10];
-            for (l, wq) in rule.points.iter().zip(&rule.weights) {
-                let Local {
-                    x, phi, grad, measure, ..
-                } = map.at(l);
-                let wq = wq * measure;
-                let mut fx = (problem.force)(&x);
-                // The previous iterate and its gradient G[d][e] = ∂_e w_d.
-                let (wv, wg) = match w {
-                    Some(w) => {
-                        let (v, g) = w.velocity_in_cell(dofs, &phi, &grad);
-                        fx += g * v;
-                        (v, g)
-                    }
-                    None => (Vector::<D>::zeros(), nalgebra::SMatrix::<f64, D, D>::zeros()),
-                };
-                for i in 0..nb {
-                    load[i] += fx * (wq * phi[i]);
-                    for j in 0..nb {
-                        let diffusion = wq * nu * grad[i].dot(&grad[j]);
-                        let transport = wq * wv.dot(&grad[j]) * phi[i];
-                        for d in 0..D {
-                            a[i][j][d][d] += diffusion + transport;
-                            if w.is_some() {
-                                for e in 0..D {
-                                    a[i][j][d][e] += wq * phi[j] * wg[(d, e)] * phi[i];
-                                }
-                            }
-                        }
-                    }
-                    for m in 0..=D {
-                        for d in 0..D {
-                            b[m][i][d] -= wq * l[m] * grad[i][d];
-                        }
-                    }
-                }
-            }
-            let couplings = if w.is_some() { D * D } else { D };
-            let mut t = Vec::with_capacity(couplings * nb * nb + 2 * D * (D + 1) * nb);
-            for i in 0..nb {
-                let row = dofs[i] as usize;
-                for (j, block) in a[i][..nb].iter().enumerate() {
-                    let col = dofs[j] as usize;
-                    for (d, block_row) in block[..D].iter().enumerate() {
-                        for (e, &value) in block_row[..D].iter().enumerate() {
-                            if d == e || w.is_some() {
-                                t.push(Triplet::new(d * n2 + row, e * n2 + col, value));
-                            }
-                        }
-                    }
-                }
-                for (m, &vertex) in vertices.iter().enumerate() {
-                    let q = D * n2 + vertex as usize;
-                    for (d, &value) in b[m][i][..D].iter().enumerate() {
-                        let u = d * n2 + row;
-                        t.push(Triplet::new(q, u, value));
-                        t.push(Triplet::new(u, q, value));
-                    }
-                }
-            }
-            let r = (0..nb)
-                .flat_map(|i| (0..D).map(move |d| (d * n2 + dofs[i] as usize, load[i][d])))
-                .collect();
-            (t, r) as Part
+    let velocity = (0..nb).flat_map(move |i| {
+        (0..nb).flat_map(move |j| {
+            components::<D>(coupled).map(move |(d, e)| (d * n2 + dofs[i] as usize, e * n2 + dofs[j] as usize))
         })
-        .unzip();
-    let mut rhs = vec![0.0; size];
-    space.add_pressure_load(mesh, &problem.boundary.pressure, &mut rhs[..D * n2]);
-    for part in rhs_parts {
-        for (k, v) in part {
-            rhs[k] += v;
+    });
+    let divergence = (0..nb).flat_map(move |i| {
+        vertices.iter().flat_map(move |&vertex| {
+            (0..D).flat_map(move |d| {
+                let (q, u) = (D * n2 + vertex as usize, d * n2 + dofs[i] as usize);
+                [(q, u), (u, q)]
+            })
+        })
+    });
+    velocity.chain(divergence)
+}
+
+/// The component pairs `(d, e)` of a velocity block: all of them if `coupled`, else `d = e`.
+fn components<const D: usize>(coupled: bool) -> impl Iterator<Item = (usize, usize)> {
+    (0..D).flat_map(move |d| (0..D).filter(move |&e| coupled || d == e).map(move |e| (d, e)))
+}
+
+/// The number of local entries of a cell (see [`local_entries`]).
+fn local_count(dimension: usize, coupled: bool) -> usize {
+    let nb = p2_count(dimension);
+    let blocks = if coupled { dimension * dimension } else { dimension };
+    nb * nb * blocks + 2 * nb * (dimension + 1) * dimension
+}
+
+impl<const D: usize> System<D> {
+    /// The structure of the problem's matrices and its symbolic LU.
+    fn new(mesh: &SimplexMesh<D>, space: &P2Space<D>, problem: &SteadyProblem<D>) -> Result<Self, FluidError> {
+        let n2 = space.len();
+        let n1 = mesh.num_points();
+        let size = D * n2 + n1;
+        let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
+        // Prescribed velocity rows: identity, right-hand side g at the dof; with no pressure
+        // boundary the pressure's first dof is pinned to 0.
+        // (A dof on two markers takes the value of the last.)
+        let coords = space.coordinates();
+        let mut value_at = vec![None; size];
+        for (marker, g) in &problem.boundary.velocity {
+            for k in space.boundary_dofs(mesh, &[*marker])? {
+                let value = g(&coords[k as usize], 0.0);
+                for d in 0..D {
+                    value_at[d * n2 + k as usize] = Some(value[d]);
+                }
+            }
+        }
+        if problem.boundary.pressure.is_empty() {
+            value_at[D * n2] = Some(0.0);
+        }
+        let is_fixed: Vec<bool> = value_at.iter().map(Option::is_some).collect();
+        let prescribed: Vec<(usize, f64)> = value_at
+            .iter()
+            .enumerate()
+            .filter_map(|(row, v)| v.map(|v| (row, v)))
+            .collect();
+        // The entries kept, as column-major keys, sorted and deduplicated (the dropped ones, as
+        // u64::MAX, sort last).
+        let coupled = problem.convection;
+        let per_cell = local_count(D, coupled);
+        let cells = mesh.num_cells();
+        let key = |(row, col): (usize, usize)| (col * size + row) as u64;
+        let mut keys = vec![u64::MAX; cells * per_cell + prescribed.len()];
+        keys[..cells * per_cell]
+            .par_chunks_mut(per_cell)
+            .enumerate()
+            .for_each(|(c, out)| {
+                let c = c as u32;
+                for (k, entry) in out
+                    .iter_mut()
+                    .zip(local_entries::<D>(space.dofs(c), mesh.cell(c), n2, coupled))
+                {
+                    if !is_fixed[entry.0] {
+                        *k = key(entry);
+                    }
+                }
+            });
+        for (k, &(row, _)) in keys[cells * per_cell..].iter_mut().zip(&prescribed) {
+            *k = key((row, row));
+        }
+        keys.par_sort_unstable();
+        keys.dedup();
+        if keys.last() == Some(&u64::MAX) {
+            keys.pop();
+        }
+        if keys.len() >= DROPPED as usize {
+            return Err(FluidError::Solve(format!(
+                "{} matrix entries: more than 32-bit positions can hold",
+                keys.len()
+            )));
+        }
+        let mut col_ptr = vec![0usize; size + 1];
+        let row_idx: Vec<usize> = keys.iter().map(|&k| (k % size as u64) as usize).collect();
+        for &k in &keys {
+            col_ptr[(k / size as u64) as usize + 1] += 1;
+        }
+        for j in 0..size {
+            col_ptr[j + 1] += col_ptr[j];
+        }
+        drop(keys);
+        // An entry's position: its row among its column's (sorted) rows.
+        let position = |(row, col): (usize, usize)| {
+            let start = col_ptr[col];
+            let within = row_idx[start..col_ptr[col + 1]]
+                .binary_search(&row)
+                .expect("an entry of the pattern");
+            (start + within) as u32
+        };
+        let mut slots = vec![DROPPED; cells * per_cell];
+        slots.par_chunks_mut(per_cell).enumerate().for_each(|(c, out)| {
+            let c = c as u32;
+            for (slot, entry) in out
+                .iter_mut()
+                .zip(local_entries::<D>(space.dofs(c), mesh.cell(c), n2, coupled))
+            {
+                if !is_fixed[entry.0] {
+                    *slot = position(entry);
+                }
+            }
+        });
+        let identity = prescribed.iter().map(|&(row, _)| position((row, row))).collect();
+        let row_idx_len = row_idx.len();
+        let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
+        let lu = factorize_symbolic_lu(columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
+        let scratch = MemBuffer::new(
+            lu.factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
+                .or(lu.solve_in_place_scratch::<f64>(1, lu_par(D))),
+        );
+        let block = (1 << 20) / per_cell;
+        Ok(System {
+            size,
+            n2,
+            coupled,
+            n1,
+            prescribed,
+            values: vec![0.0; row_idx_len],
+            columns,
+            slots,
+            identity,
+            rhs: vec![0.0; size],
+            local: vec![0.0; block * per_cell],
+            loads: vec![0.0; block * p2_count(D) * D],
+            lu,
+            numeric: NumericLu::new(),
+            factored: false,
+            scratch,
+        })
+    }
+
+    /// Assembles Stokes (`w = None`) or the Newton linearisation about `w` into `values` and
+    /// `rhs`.
+    fn assemble(
+        &mut self,
+        mesh: &SimplexMesh<D>,
+        space: &P2Space<D>,
+        problem: &SteadyProblem<D>,
+        w: Option<&FlowField<D>>,
+    ) {
+        let nb = p2_count(D);
+        let coupled = self.coupled;
+        let per_cell = local_count(D, coupled);
+        let n2 = self.n2;
+        let nu = problem.viscosity;
+        let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
+        self.values.fill(0.0);
+        self.rhs.fill(0.0);
+        space.add_pressure_load(mesh, &problem.boundary.pressure, &mut self.rhs[..D * n2]);
+        let cells = mesh.num_cells();
+        let block = self.local.len() / per_cell;
+        for start in (0..cells).step_by(block) {
+            let count = block.min(cells - start);
+            self.local[..count * per_cell]
+                .par_chunks_mut(per_cell)
+                .zip(self.loads[..count * nb * D].par_chunks_mut(nb * D))
+                .enumerate()
+                .for_each(|(k, (out, load))| {
+                    cell_system(
+                        mesh,
+                        space,
+                        (start + k) as u32,
+                        nu,
+                        problem.force,
+                        w,
+                        &rule,
+                        coupled,
+                        out,
+                        load,
+                    )
+                });
+            let slots = &self.slots[start * per_cell..(start + count) * per_cell];
+            for (&slot, &value) in slots.iter().zip(&self.local[..count * per_cell]) {
+                if slot != DROPPED {
+                    self.values[slot as usize] += value;
+                }
+            }
+            for k in 0..count {
+                let dofs = space.dofs((start + k) as u32);
+                for (i, &dof) in dofs.iter().enumerate() {
+                    for d in 0..D {
+                        self.rhs[d * n2 + dof as usize] += self.loads[(k * nb + i) * D + d];
+                    }
+                }
+            }
+        }
+        for (&slot, &(row, value)) in self.identity.iter().zip(&self.prescribed) {
+            self.values[slot as usize] = 1.0;
+            self.rhs[row] = value;
         }
     }
 
-    // Prescribed velocity rows: identity, right-hand side g at the dof.
-    let coords = space.coordinates();
-    let mut is_fixed = vec![false; size];
-    for (marker, g) in &problem.boundary.velocity {
-        for k in space.boundary_dofs(mesh, &[*marker])? {
-            let value = g(&coords[k as usize], 0.0);
+    /// The assembled matrix.
+    fn matrix(&self) -> SparseColMatRef<'_, usize, f64> {
+        SparseColMatRef::new(self.columns.as_ref(), &self.values)
+    }
+
+    /// Factorises the assembled matrix.
+    fn factor(&mut self) -> Result<(), FluidError> {
+        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
+        self.lu
+            .factorize_numeric_lu(
+                &mut self.numeric,
+                matrix,
+                lu_par(D),
+                MemStack::new(&mut self.scratch),
+                Default::default(),
+            )
+            .map_err(|e| FluidError::Solve(format!("{e:?}")))?;
+        self.factored = true;
+        Ok(())
+    }
+
+    /// Replaces `x` by `M⁻¹ x`, `M` the last factorised matrix.
+    fn solve(&mut self, x: &mut [f64]) {
+        LuRef::new_unchecked(&self.lu, &self.numeric).solve_in_place_with_conj(
+            Conj::No,
+            ColMut::from_slice_mut(x).as_mat_mut(),
+            lu_par(D),
+            MemStack::new(&mut self.scratch),
+        );
+    }
+
+    /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
+    /// LU, to a residual of `forcing` times the initial one; `None` (and `x` unchanged) without a
+    /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
+    fn gmres(&mut self, x: &mut [f64], forcing: f64) -> Option<usize> {
+        if !self.factored {
+            return None;
+        }
+        let mut residual = vec![0.0; self.size];
+        multiply(self.matrix(), x, &mut residual);
+        let initial = residual
+            .iter()
+            .zip(&self.rhs)
+            .map(|(ax, b)| (b - ax).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let rhs = std::mem::take(&mut self.rhs);
+        let (lu, numeric, scratch) = (&self.lu, &self.numeric, &mut self.scratch);
+        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
+        let result = gmres(
+            |v, out| multiply(matrix, v, out),
+            |v| {
+                LuRef::new_unchecked(lu, numeric).solve_in_place_with_conj(
+                    Conj::No,
+                    ColMut::from_slice_mut(v).as_mat_mut(),
+                    lu_par(D),
+                    MemStack::new(scratch),
+                )
+            },
+            &rhs,
+            x,
+            forcing * initial,
+            GMRES_ITERATIONS,
+        );
+        self.rhs = rhs;
+        result
+    }
+
+    /// The flow of a solution vector (`u_x` at every P2 dof, `u_y` (`u_z`), then `p`); an error
+    /// if it is not finite.
+    fn flow(&self, x: &[f64]) -> Result<FlowField<D>, FluidError> {
+        if x.iter().any(|v| !v.is_finite()) {
+            return Err(FluidError::Solve(
+                "the solution is not finite: is the system singular?".into(),
+            ));
+        }
+        let (n2, n1) = (self.n2, self.n1);
+        Ok(FlowField {
+            velocity: (0..n2).map(|k| Vector::<D>::from_fn(|d, _| x[d * n2 + k])).collect(),
+            pressure: (0..n1).map(|k| x[D * n2 + k]).collect(),
+        })
+    }
+}
+
+/// `out = A v` for a matrix in compressed columns.
+fn multiply(a: SparseColMatRef<'_, usize, f64>, v: &[f64], out: &mut [f64]) {
+    out.fill(0.0);
+    for (j, &vj) in v.iter().enumerate() {
+        for (i, &aij) in a.row_idx_of_col(j).zip(a.val_of_col(j)) {
+            out[i] += aij * vj;
+        }
+    }
+}
+
+/// One cell's local matrix (in the order of [`local_entries`], with its `coupled` blocks) and
+/// load (per dof, per component): Stokes, or the Newton linearisation about `w`.
+#[allow(clippy::too_many_arguments)]
+fn cell_system<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    space: &P2Space<D>,
+    c: u32,
+    nu: f64,
+    force: VectorField<D>,
+    w: Option<&FlowField<D>>,
+    rule: &Quadrature<D>,
+    coupled: bool,
+    out: &mut [f64],
+    load: &mut [f64],
+) {
+    let nb = p2_count(D);
+    let map = space.cell_map(mesh, c);
+    let dofs = space.dofs(c);
+    // a[i][j][d][e] per component pair (d, e): diffusion on d == e, convection terms.
+    let mut a = [[[[0.0; 3]; 3]; 10]; 10];
+    let mut b = [[[0.0; 3]; 10]; 4];
+    load.fill(0.0);
+    for (l, wq) in rule.points.iter().zip(&rule.weights) {
+        let Local {
+            x, phi, grad, measure, ..
+        } = map.at(l);
+        let wq = wq * measure;
+        let mut fx = force(&x);
+        // The previous iterate and its gradient G[d][e] = ∂_e w_d.
+        let (wv, wg) = match w {
+            Some(w) => {
+                let (v, g) = w.velocity_in_cell(dofs, &phi, &grad);
+                fx += g * v;
+                (v, g)
+            }
+            None => (Vector::<D>::zeros(), nalgebra::SMatrix::<f64, D, D>::zeros()),
+        };
+        for i in 0..nb {
             for d in 0..D {
-                let row = d * n2 + k as usize;
-                is_fixed[row] = true;
-                rhs[row] = value[d];
+                load[i * D + d] += fx[d] * wq * phi[i];
+            }
+            for j in 0..nb {
+                let diffusion = wq * nu * grad[i].dot(&grad[j]);
+                let transport = wq * wv.dot(&grad[j]) * phi[i];
+                for d in 0..D {
+                    a[i][j][d][d] += diffusion + transport;
+                    for e in 0..D {
+                        a[i][j][d][e] += wq * phi[j] * wg[(d, e)] * phi[i];
+                    }
+                }
+            }
+            for m in 0..=D {
+                for d in 0..D {
+                    b[m][i][d] -= wq * l[m] * grad[i][d];
+                }
             }
         }
     }
-    if problem.boundary.pressure.is_empty() {
-        is_fixed[D * n2] = true;
-        rhs[D * n2] = 0.0;
+    let velocity = a[..nb].iter().flat_map(|row| {
+        row[..nb]
+            .iter()
+            .flat_map(|block| components::<D>(coupled).map(|(d, e)| block[d][e]))
+    });
+    let divergence = (0..nb).flat_map(|i| (0..=D).flat_map(move |m| (0..D).flat_map(move |d| [b[m][i][d]; 2])));
+    for (slot, value) in out.iter_mut().zip(velocity.chain(divergence)) {
+        *slot = value;
     }
-    let mut entries: Vec<Triplet<usize, usize, f64>> = Vec::new();
-    for part in triplets.iter_mut() {
-        entries.extend(part.drain(..).filter(|t| !is_fixed[t.row]));
-    }
-    entries.extend((0..size).filter(|&k| is_fixed[k]).map(|k| Triplet::new(k, k, 1.0)));
-    let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
-    let pattern = match pattern {
-        Some(p) => p,
-        None => {
-            let pairs: Vec<Pair<usize, usize>> = entries.iter().map(|t| Pair::new(t.row, t.col)).collect();
-            let (columns, order) =
-                SymbolicSparseColMat::try_new_from_indices(size, size, &pairs).map_err(|e| failed(&e))?;
-            let lu = factorize_symbolic_lu(columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
-            let scratch = MemBuffer::new(
-                lu.factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
-                    .or(lu.solve_in_place_scratch::<f64>(1, lu_par(D))),
-            );
-            pattern.insert(Pattern {
-                columns,
-                order,
-                lu,
-                numeric: NumericLu::new(),
-                scratch,
-            })
-        }
-    };
-    let values: Vec<f64> = entries.iter().map(|t| t.val).collect();
-    let matrix = SparseColMat::<usize, f64>::new_from_argsort(pattern.columns.clone(), &pattern.order, &values)
-        .map_err(|e| failed(&e))?;
-    let Pattern {
-        lu, numeric, scratch, ..
-    } = pattern;
-    let lu = lu
-        .factorize_numeric_lu(
-            numeric,
-            matrix.as_ref(),
-            lu_par(D),
-            MemStack::new(scratch),
-            Default::default(),
-        )
-        .map_err(|e| failed(&e))?;
-    let mut x = Col::<f64>::from_fn(size, |k| rhs[k]);
-    lu.solve_in_place_with_conj(Conj::No, x.as_mat_mut(), lu_par(D), MemStack::new(scratch));
-    if (0..size).any(|k| !x[k].is_finite()) {
-        return Err(FluidError::Solve(
-            "the solution is not finite: is the system singular?".into(),
-        ));
-    }
-    Ok(FlowField {
-        velocity: (0..n2).map(|k| Vector::<D>::from_fn(|d, _| x[d * n2 + k])).collect(),
-        pressure: (0..n1).map(|k| x[D * n2 + k]).collect(),
-    })
 }
 
 impl<const D: usize> FlowField<D> {
