@@ -18,11 +18,13 @@
 //! tolerance (relative to the largest velocity). Unknowns are ordered `u_x` (all P2 dofs), `u_y`
 //! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
 //! pressure's first dof is pinned to 0. Cells are assembled in parallel into a matrix structure
-//! computed once; the system is solved by faer's sparse LU, or, once Newton is close, by GMRES
+//! computed once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by
+//! `LDLᵀ` ([`super::saddle`]); the others by faer's sparse LU, or, once Newton is close, by GMRES
 //! preconditioned with the last LU (see [`solve_steady`]).
 
 use super::gmres::gmres;
 use super::quadrature::Quadrature;
+use super::saddle::SaddleLdlt;
 use super::space::{p2_count, Local, P2Space};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
@@ -209,9 +211,8 @@ pub fn solve_steady<const D: usize>(
     let mut system = System::new(mesh, space, problem)?;
     if !problem.convection {
         system.assemble(mesh, space, problem, None);
-        let mut x = system.rhs.clone();
-        system.factor()?;
-        system.solve(&mut x);
+        let mut x = vec![0.0; system.size];
+        system.solve_symmetric(&mut x)?;
         return Ok((system.flow(&x)?, 0));
     }
     let mut x = vec![0.0; system.size];
@@ -223,11 +224,11 @@ pub fn solve_steady<const D: usize>(
         system.assemble(mesh, space, problem, Some(&flow));
         let mut next = x.clone();
         let forcing = (previous * previous).min(1e-2);
-        let reused = since_factor <= REUSE && system.gmres(&mut next, forcing).is_some();
-        if !reused {
-            next.copy_from_slice(&system.rhs);
-            system.factor()?;
-            system.solve(&mut next);
+        if iteration == 1 {
+            // From rest the linearisation is Stokes: symmetric.
+            system.solve_symmetric(&mut next)?;
+        } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing).is_some()) {
+            system.solve_lu(&mut next)?;
             since_factor = 0.0;
         }
         let next_flow = system.flow(&next)?;
@@ -276,6 +277,9 @@ fn lu_par(dimension: usize) -> Par {
     }
 }
 
+/// The relative residual to which a symmetric (Stokes) system is solved.
+pub const SYMMETRIC_TOLERANCE: f64 = 1e-12;
+
 /// Marks a local entry left out of the matrix (its row is prescribed).
 const DROPPED: u32 = u32::MAX;
 
@@ -294,6 +298,7 @@ struct System<const D: usize> {
     n1: usize,
     /// The prescribed rows (identity rows) and their values.
     prescribed: Vec<(usize, f64)>,
+    is_fixed: Vec<bool>,
     columns: SymbolicSparseColMat<usize>,
     /// Per cell, per local entry: its position in `values`, or [`DROPPED`].
     slots: Vec<u32>,
@@ -304,10 +309,28 @@ struct System<const D: usize> {
     /// One block of cells' local matrices and loads.
     local: Vec<f64>,
     loads: Vec<f64>,
-    lu: SymbolicLu<usize>,
+    /// The LU of the last matrix factorised (none until the first is needed).
+    lu: Option<Lu>,
+}
+
+/// An LU factorisation with its symbolic part (shared by every matrix of a solve) and the
+/// numeric factor's storage and scratch space, reused from one factorisation to the next.
+struct Lu {
+    symbolic: SymbolicLu<usize>,
     numeric: NumericLu<usize, f64>,
-    factored: bool,
     scratch: MemBuffer,
+}
+
+impl Lu {
+    /// `x ← M⁻¹ x`.
+    fn solve(&mut self, x: &mut [f64], par: Par) {
+        LuRef::new_unchecked(&self.symbolic, &self.numeric).solve_in_place_with_conj(
+            Conj::No,
+            ColMut::from_slice_mut(x).as_mat_mut(),
+            par,
+            MemStack::new(&mut self.scratch),
+        );
+    }
 }
 
 /// The local entries of a cell, in the order [`System`] stores them: the velocity blocks
@@ -355,7 +378,6 @@ impl<const D: usize> System<D> {
         let n2 = space.len();
         let n1 = mesh.num_points();
         let size = D * n2 + n1;
-        let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
         // Prescribed velocity rows: identity, right-hand side g at the dof; with no pressure
         // boundary the pressure's first dof is pinned to 0.
         // (A dof on two markers takes the value of the last.)
@@ -445,11 +467,6 @@ impl<const D: usize> System<D> {
         let identity = prescribed.iter().map(|&(row, _)| position((row, row))).collect();
         let row_idx_len = row_idx.len();
         let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
-        let lu = factorize_symbolic_lu(columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
-        let scratch = MemBuffer::new(
-            lu.factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
-                .or(lu.solve_in_place_scratch::<f64>(1, lu_par(D))),
-        );
         let block = (1 << 20) / per_cell;
         Ok(System {
             size,
@@ -457,6 +474,7 @@ impl<const D: usize> System<D> {
             coupled,
             n1,
             prescribed,
+            is_fixed,
             values: vec![0.0; row_idx_len],
             columns,
             slots,
@@ -464,10 +482,7 @@ impl<const D: usize> System<D> {
             rhs: vec![0.0; size],
             local: vec![0.0; block * per_cell],
             loads: vec![0.0; block * p2_count(D) * D],
-            lu,
-            numeric: NumericLu::new(),
-            factored: false,
-            scratch,
+            lu: None,
         })
     }
 
@@ -532,72 +547,91 @@ impl<const D: usize> System<D> {
         }
     }
 
-    /// The assembled matrix.
-    fn matrix(&self) -> SparseColMatRef<'_, usize, f64> {
-        SparseColMatRef::new(self.columns.as_ref(), &self.values)
-    }
-
-    /// Factorises the assembled matrix.
-    fn factor(&mut self) -> Result<(), FluidError> {
+    /// Solves the assembled system into `x` by LU (factorising it; the symbolic part the first
+    /// time).
+    fn solve_lu(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
+        let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
+        let lu = match &mut self.lu {
+            Some(lu) => lu,
+            None => {
+                let symbolic =
+                    factorize_symbolic_lu(self.columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
+                let scratch = MemBuffer::new(
+                    symbolic
+                        .factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
+                        .or(symbolic.solve_in_place_scratch::<f64>(1, lu_par(D))),
+                );
+                self.lu.insert(Lu {
+                    symbolic,
+                    numeric: NumericLu::new(),
+                    scratch,
+                })
+            }
+        };
         let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        self.lu
-            .factorize_numeric_lu(
-                &mut self.numeric,
-                matrix,
-                lu_par(D),
-                MemStack::new(&mut self.scratch),
-                Default::default(),
-            )
-            .map_err(|e| FluidError::Solve(format!("{e:?}")))?;
-        self.factored = true;
+        if let Err(e) = lu.symbolic.factorize_numeric_lu(
+            &mut lu.numeric,
+            matrix,
+            lu_par(D),
+            MemStack::new(&mut lu.scratch),
+            Default::default(),
+        ) {
+            self.lu = None;
+            return Err(failed(&e));
+        }
+        x.copy_from_slice(&self.rhs);
+        lu.solve(x, lu_par(D));
         Ok(())
     }
 
-    /// Replaces `x` by `M⁻¹ x`, `M` the last factorised matrix.
-    fn solve(&mut self, x: &mut [f64]) {
-        LuRef::new_unchecked(&self.lu, &self.numeric).solve_in_place_with_conj(
-            Conj::No,
-            ColMut::from_slice_mut(x).as_mat_mut(),
-            lu_par(D),
-            MemStack::new(&mut self.scratch),
-        );
+    /// Solves the assembled system, which must be symmetric (Stokes), into `x`: by `LDLᵀ`
+    /// ([`SaddleLdlt`]), refined by GMRES on the full system with it as the preconditioner, to a
+    /// residual of [`SYMMETRIC_TOLERANCE`] times the right-hand side's; by the LU if that fails.
+    fn solve_symmetric(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
+        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
+        let refined = SaddleLdlt::new(matrix, &self.is_fixed, D * self.n2, lu_par(D))
+            .ok()
+            .and_then(|mut ldlt| {
+                x.copy_from_slice(&self.rhs);
+                ldlt.apply(x);
+                let tolerance = SYMMETRIC_TOLERANCE * self.rhs.iter().map(|b| b * b).sum::<f64>().sqrt();
+                gmres(
+                    |v, out| multiply(matrix, v, out),
+                    |v| ldlt.apply(v),
+                    &self.rhs,
+                    x,
+                    tolerance,
+                    GMRES_ITERATIONS,
+                )
+            });
+        match refined {
+            Some(_) => Ok(()),
+            None => self.solve_lu(x),
+        }
     }
 
     /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
     /// LU, to a residual of `forcing` times the initial one; `None` (and `x` unchanged) without a
     /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
     fn gmres(&mut self, x: &mut [f64], forcing: f64) -> Option<usize> {
-        if !self.factored {
-            return None;
-        }
+        let lu = self.lu.as_mut()?;
         let mut residual = vec![0.0; self.size];
-        multiply(self.matrix(), x, &mut residual);
+        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
+        multiply(matrix, x, &mut residual);
         let initial = residual
             .iter()
             .zip(&self.rhs)
             .map(|(ax, b)| (b - ax).powi(2))
             .sum::<f64>()
             .sqrt();
-        let rhs = std::mem::take(&mut self.rhs);
-        let (lu, numeric, scratch) = (&self.lu, &self.numeric, &mut self.scratch);
-        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        let result = gmres(
+        gmres(
             |v, out| multiply(matrix, v, out),
-            |v| {
-                LuRef::new_unchecked(lu, numeric).solve_in_place_with_conj(
-                    Conj::No,
-                    ColMut::from_slice_mut(v).as_mat_mut(),
-                    lu_par(D),
-                    MemStack::new(scratch),
-                )
-            },
-            &rhs,
+            |v| lu.solve(v, lu_par(D)),
+            &self.rhs,
             x,
             forcing * initial,
             GMRES_ITERATIONS,
-        );
-        self.rhs = rhs;
-        result
+        )
     }
 
     /// The flow of a solution vector (`u_x` at every P2 dof, `u_y` (`u_z`), then `p`); an error
