@@ -188,7 +188,8 @@ pub struct SteadyProblem<'a, const D: usize> {
 
 /// Solves a steady problem; returns the flow and the number of Newton iterations (0 for Stokes).
 ///
-/// Newton starts from rest, so its first iteration is the Stokes solution. It stops when the
+/// Newton starts from rest, so its first iteration is the Stokes solution, a symmetric system
+/// solved by `LDLᵀ` ([`super::saddle`]); the others are solved by LU. It stops when the
 /// velocity change, relative to the largest velocity, is below `tolerance`, or below
 /// `√tolerance` after falling at least tenfold: in Newton's quadratic regime the error left is
 /// then about the square of the change, which saves the last, confirming iteration.
@@ -287,9 +288,10 @@ const DROPPED: u32 = u32::MAX;
 ///
 /// Every matrix of a solve has the same entries: the cells in order, for each a `D × D` block per
 /// pair of velocity dofs (its diagonal only for Stokes; Newton's first, Stokes, step has zeros
-/// off it) and the divergence pairs. So the structure, the place of each cell's entries in it and the symbolic LU are
-/// computed once; an assembly adds the cells' values into place, block of cells by block of cells
-/// (computed in parallel, then added in order, so the sums do not depend on the thread count).
+/// off it) and the divergence pairs. So the structure, the place of each cell's entries in it and
+/// the symbolic LU are computed once; an assembly adds the cells' values into place, block of
+/// cells by block of cells (computed in parallel, then added in order, so the sums do not depend
+/// on the thread count).
 struct System<const D: usize> {
     size: usize,
     n2: usize,
@@ -298,6 +300,7 @@ struct System<const D: usize> {
     n1: usize,
     /// The prescribed rows (identity rows) and their values.
     prescribed: Vec<(usize, f64)>,
+    /// Whether each unknown is prescribed.
     is_fixed: Vec<bool>,
     columns: SymbolicSparseColMat<usize>,
     /// Per cell, per local entry: its position in `values`, or [`DROPPED`].
