@@ -47,6 +47,9 @@ pub enum FluidError {
     /// The solution stopped being finite (named: the step, the field and where).
     #[error("{0}")]
     NotFinite(String),
+    /// Newton's method did not converge (with what it reached).
+    #[error("{0}")]
+    NotConverged(String),
     /// The linear solver failed (a singular system: a boundary without conditions, say).
     #[error("the linear solver failed: {0}")]
     Solve(String),
@@ -186,13 +189,13 @@ pub struct SteadyProblem<'a, const D: usize> {
     pub convection: bool,
 }
 
-/// Solves a steady problem; returns the flow and the number of Newton iterations (0 for Stokes).
+/// Solves a steady problem; returns the flow and the number of Newton steps (0 for Stokes).
 ///
-/// Newton starts from rest, so its first iteration is the Stokes solution, a symmetric system
-/// solved by `LDLᵀ` ([`super::saddle`]); the others are solved by LU. It stops when the
-/// velocity change, relative to the largest velocity, is below `tolerance`, or below
-/// `√tolerance` after falling at least tenfold: in Newton's quadratic regime the error left is
-/// then about the square of the change, which saves the last, confirming iteration.
+/// Newton starts from rest, so its first step is the Stokes solution, a symmetric system solved
+/// by `LDLᵀ` ([`super::saddle`]); the others are solved by LU. It stops when the velocity change,
+/// relative to the largest velocity, is below `tolerance`, or below `√tolerance` after falling
+/// at least tenfold: in Newton's quadratic regime the error left is then about the square of the
+/// change, which saves the last, confirming step.
 ///
 /// Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
 /// relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
@@ -201,6 +204,15 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
 /// change, which keeps the convergence quadratic (the stopping rule above relies on it). If
 /// GMRES does not get there in [`GMRES_ITERATIONS`], the step factorises its own Jacobian.
+///
+/// Far from the solution (high Reynolds numbers) a full Newton step can overshoot: a step is
+/// halved until the residual norm `‖J(w) w − b(w)‖` decreases (Armijo's test, down to
+/// [`MIN_FRACTION`] of the step). If Newton from rest still does not converge in a third of
+/// `max_iterations` steps (at least 8), or stalls ([`STALLED_STEPS`]), the problem is solved at
+/// twice the viscosity first and Newton starts again from that flow (with all `max_iterations`
+/// steps), up to [`CONTINUATION_LEVELS`] times (16 times the viscosity). The lid-driven cavity at
+/// Re = 1000, where plain Newton from the Stokes flow fails, takes 13–14 steps this way
+/// (`tests/fluid.rs`).
 pub fn solve_steady<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
@@ -216,46 +228,164 @@ pub fn solve_steady<const D: usize>(
         system.solve_symmetric(&mut x)?;
         return Ok((system.flow(&x)?, 0));
     }
-    let mut x = vec![0.0; system.size];
-    let mut flow = system.flow(&x)?;
-    // The relative change since the last factorisation (none yet: infinite).
-    let mut since_factor = f64::INFINITY;
-    let mut previous = f64::INFINITY;
-    for iteration in 1..=max_iterations {
-        system.assemble(mesh, space, problem, Some(&flow));
-        let mut next = x.clone();
-        let forcing = (previous * previous).min(1e-2);
-        if iteration == 1 {
-            // From rest the linearisation is Stokes: symmetric.
-            system.solve_symmetric(&mut next)?;
-        } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing).is_some()) {
-            system.solve_lu(&mut next)?;
-            since_factor = 0.0;
-        }
-        let next_flow = system.flow(&next)?;
-        let change = next_flow
-            .velocity
-            .iter()
-            .zip(&flow.velocity)
-            .map(|(a, b)| (a - b).amax())
-            .fold(0.0, f64::max);
-        let scale = next_flow
-            .velocity
-            .iter()
-            .map(|v| v.amax())
-            .fold(f64::MIN_POSITIVE, f64::max);
-        let relative = change / scale;
-        (x, flow) = (next, next_flow);
-        since_factor += relative;
-        if relative <= tolerance || (relative <= tolerance.sqrt() && relative <= 0.1 * previous) {
-            return Ok((flow, iteration));
-        }
-        previous = relative;
-    }
-    Err(FluidError::Solve(format!(
-        "Newton's method did not converge in {max_iterations} iterations"
-    )))
+    let run = Newton {
+        mesh,
+        space,
+        tolerance,
+        max_iterations,
+    };
+    let (x, steps) = run
+        .continued(&mut system, problem, CONTINUATION_LEVELS)
+        .map_err(|e| match e {
+            FluidError::NotConverged(m) => FluidError::NotConverged(format!(
+                "{m}, with the viscosity doubled up to {} times to find a start: the flow may have no steady state \
+                 at this Reynolds number; run it unsteady",
+                CONTINUATION_LEVELS
+            )),
+            e => e,
+        })?;
+    Ok((system.flow(&x)?, steps))
 }
+
+/// How many times [`solve_steady`] may double the viscosity to reach a flow Newton converges
+/// from.
+pub const CONTINUATION_LEVELS: usize = 4;
+
+/// A Newton solve's fixed inputs.
+struct Newton<'a, const D: usize> {
+    mesh: &'a SimplexMesh<D>,
+    space: &'a P2Space<D>,
+    tolerance: f64,
+    max_iterations: usize,
+}
+
+impl<const D: usize> Newton<'_, D> {
+    /// Newton from rest; if it does not converge, from the flow at twice the viscosity (solved
+    /// the same way, `levels − 1` more times at most). Returns the solution vector and the Newton
+    /// steps taken in all.
+    fn continued(
+        &self,
+        system: &mut System<D>,
+        problem: &SteadyProblem<D>,
+        levels: usize,
+    ) -> Result<(Vec<f64>, usize), FluidError> {
+        // With a fallback left, a try from rest gets a third of the steps (at least 8): Newton
+        // that will converge does so in a few steps, and one that oscillates wastes the rest.
+        let limit = if levels > 0 {
+            (self.max_iterations / 3).max(8).min(self.max_iterations)
+        } else {
+            self.max_iterations
+        };
+        match self.solve(system, problem, None, limit) {
+            Err(FluidError::NotConverged(_)) if levels > 0 => {
+                let thicker = SteadyProblem {
+                    viscosity: 2.0 * problem.viscosity,
+                    ..*problem
+                };
+                let (start, before) = self.continued(system, &thicker, levels - 1)?;
+                let (x, steps) = self.solve(system, problem, Some(start), self.max_iterations)?;
+                Ok((x, before + steps))
+            }
+            result => result,
+        }
+    }
+
+    /// Newton's method from `start` (rest if `None`) in at most `limit` steps; returns the
+    /// solution vector and the steps.
+    fn solve(
+        &self,
+        system: &mut System<D>,
+        problem: &SteadyProblem<D>,
+        start: Option<Vec<f64>>,
+        limit: usize,
+    ) -> Result<(Vec<f64>, usize), FluidError> {
+        let (mesh, space, tolerance) = (self.mesh, self.space, self.tolerance);
+        let from_rest = start.is_none();
+        let mut x = start.unwrap_or_else(|| vec![0.0; system.size]);
+        let mut flow = system.flow(&x)?;
+        // The relative change since the last factorisation (none yet: infinite).
+        let mut since_factor = f64::INFINITY;
+        let mut previous = f64::INFINITY;
+        // The last accepted iterate, its residual norm, the Newton step from it and the fraction
+        // of that step taken.
+        let mut base = x.clone();
+        let mut base_residual = f64::INFINITY;
+        let mut direction = vec![0.0; system.size];
+        let mut fraction = 1.0;
+        // Steps in a row whose line search ran out (no decrease even at the smallest fraction).
+        let mut stalled = 0;
+        for step in 1..=limit {
+            // The line search: the residual at the iterate must decrease, or the step is halved.
+            loop {
+                system.assemble(mesh, space, problem, Some(&flow));
+                let residual = system.residual(&x);
+                let decreased = residual <= (1.0 - 1e-4 * fraction) * base_residual;
+                if decreased || fraction <= MIN_FRACTION {
+                    stalled = if decreased { 0 } else { stalled + 1 };
+                    base_residual = residual;
+                    break;
+                }
+                fraction *= 0.5;
+                for ((xk, bk), dk) in x.iter_mut().zip(&base).zip(&direction) {
+                    *xk = bk + fraction * dk;
+                }
+                flow = system.flow(&x)?;
+            }
+            if stalled == STALLED_STEPS {
+                return Err(FluidError::NotConverged(format!(
+                    "Newton's method stalled after {step} steps at viscosity {} (no decrease of the residual along \
+                     {STALLED_STEPS} steps in a row)",
+                    problem.viscosity
+                )));
+            }
+            base.copy_from_slice(&x);
+            let mut next = x.clone();
+            let forcing = (previous * previous).min(1e-2);
+            if step == 1 && from_rest {
+                // From rest the linearisation is Stokes: symmetric.
+                system.solve_symmetric(&mut next)?;
+            } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing).is_some()) {
+                system.solve_lu(&mut next)?;
+                since_factor = 0.0;
+            }
+            let next_flow = system.flow(&next)?;
+            let change = next_flow
+                .velocity
+                .iter()
+                .zip(&flow.velocity)
+                .map(|(a, b)| (a - b).amax())
+                .fold(0.0, f64::max);
+            let scale = next_flow
+                .velocity
+                .iter()
+                .map(|v| v.amax())
+                .fold(f64::MIN_POSITIVE, f64::max);
+            let relative = change / scale;
+            for ((dk, nk), xk) in direction.iter_mut().zip(&next).zip(&x) {
+                *dk = nk - xk;
+            }
+            (x, flow, fraction) = (next, next_flow, 1.0);
+            since_factor += relative;
+            if relative <= tolerance || (relative <= tolerance.sqrt() && relative <= 0.1 * previous) {
+                return Ok((x, step));
+            }
+            previous = relative;
+        }
+        Err(FluidError::NotConverged(format!(
+            "Newton's method did not converge in {limit} steps at viscosity {} (relative change {previous:.1e} at the \
+             last)",
+            problem.viscosity
+        )))
+    }
+}
+
+/// The smallest fraction of a Newton step the line search tries; below it the step is taken
+/// anyway.
+pub const MIN_FRACTION: f64 = 1.0 / 64.0;
+
+/// After this many steps in a row whose line search found no decrease, Newton gives up (and
+/// [`solve_steady`] tries from a larger viscosity).
+pub const STALLED_STEPS: usize = 3;
 
 /// How far (the sum of the relative velocity changes) the iterate may move from the point of the
 /// last factorisation before Newton factorises its Jacobian again rather than reusing the LU as
@@ -585,6 +715,18 @@ impl<const D: usize> System<D> {
         x.copy_from_slice(&self.rhs);
         lu.solve(x, lu_par(D));
         Ok(())
+    }
+
+    /// `‖A x − b‖` for the assembled system: the residual of the nonlinear problem at the iterate
+    /// the system was linearised about (Newton's `J(w) w − b(w)` is the residual at `w`).
+    fn residual(&self, x: &[f64]) -> f64 {
+        let mut ax = vec![0.0; self.size];
+        multiply(SparseColMatRef::new(self.columns.as_ref(), &self.values), x, &mut ax);
+        ax.iter()
+            .zip(&self.rhs)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f64>()
+            .sqrt()
     }
 
     /// Solves the assembled system, which must be symmetric (Stokes), into `x`: by `LDLᵀ`
