@@ -3,9 +3,10 @@
 //! in L2) in 2D and 3D.
 
 use std::f64::consts::PI;
-use tumble::fluid::{boundary_force, solve_steady, BoundaryConditions, P2Space, Quadrature, SteadyProblem};
+use tumble::fluid::{boundary_force, solve_steady, BoundaryConditions, FlowField, P2Space, Quadrature, SteadyProblem};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::axis_box;
+use tumble::SimplexMesh;
 
 /// ∫ λ_0^a λ_1^b λ_2^c (λ_3^d) over the simplex / its measure = D! a! b! c! d! / (a+b+c+d+D)!.
 #[test]
@@ -156,6 +157,27 @@ fn navier_stokes_2d_converges_at_taylor_hood_orders() {
     }
 }
 
+/// Steady Navier–Stokes without body force at viscosity `nu` (tolerance 1e-10): the flow, the
+/// Newton steps and the seconds taken.
+fn navier_stokes(
+    mesh: &SimplexMesh<2>,
+    space: &P2Space<2>,
+    bc: &BoundaryConditions<2>,
+    nu: f64,
+    max_steps: usize,
+) -> (FlowField<2>, usize, f64) {
+    let zero = |_: &Point<2>| Vector::<2>::zeros();
+    let problem = SteadyProblem {
+        viscosity: nu,
+        force: &zero,
+        boundary: bc,
+        convection: true,
+    };
+    let start = std::time::Instant::now();
+    let (flow, steps) = solve_steady(mesh, space, &problem, 1e-10, max_steps).unwrap();
+    (flow, steps, start.elapsed().as_secs_f64())
+}
+
 /// Schäfer–Turek 2D-1 (steady, Re = 20) on the committed coarse (1 008 triangles) and medium (4 541)
 /// meshes: drag, lift and pressure difference against the reference values 5.57953523384,
 /// 0.010618948146, 0.11752016697 (relative tolerances: coarse 0.6 %, 3 %, 0.5 %; medium 0.2 %, 1 %,
@@ -177,14 +199,7 @@ fn schafer_turek_2d1_drag_lift_and_pressure_difference() {
             .no_slip(marker("cylinder"))
             .outflow(marker("outlet"));
         let zero = |_: &Point<2>| Vector::<2>::zeros();
-        let problem = SteadyProblem {
-            viscosity: 1e-3,
-            force: &zero,
-            boundary: &bc,
-            convection: true,
-        };
-        let start = std::time::Instant::now();
-        let (flow, iterations) = solve_steady(&mesh, &space, &problem, 1e-10, 20).unwrap();
+        let (flow, iterations, seconds) = navier_stokes(&mesh, &space, &bc, 1e-3, 20);
         let force = boundary_force(&mesh, &space, 1e-3, &zero, &flow, None, marker("cylinder")).unwrap();
         // c = 2 F / (ρ U_mean² D), U_mean = 0.2, D = 0.1.
         let (cd, cl) = (force.x * 500.0, force.y * 500.0);
@@ -198,7 +213,7 @@ fn schafer_turek_2d1_drag_lift_and_pressure_difference() {
         println!(
             "{file}: {} cells, {iterations} Newton iterations, {:.2} s: c_D {cd:.5} ({ed:.1e}), c_L {cl:.5} ({el:.1e}), Δp {dp:.5} ({ep:.1e})",
             mesh.num_cells(),
-            start.elapsed().as_secs_f64()
+            seconds
         );
         assert!(ed < drag_tol && el < lift_tol && ep < dp_tol);
     }
@@ -619,15 +634,7 @@ fn lid_driven_cavity_at_re_1000_matches_botella_and_peyret() {
             .no_slip(marker("xmax"))
             .no_slip(marker("ymin"))
             .velocity(marker("ymax"), |_: &Point<2>, _| Vector::<2>::new(1.0, 0.0));
-        let zero = |_: &Point<2>| Vector::<2>::zeros();
-        let problem = SteadyProblem {
-            viscosity: 1e-3,
-            force: &zero,
-            boundary: &bc,
-            convection: true,
-        };
-        let start = std::time::Instant::now();
-        let (flow, steps) = solve_steady(&mesh, &space, &problem, 1e-10, 30).unwrap();
+        let (flow, steps, seconds) = navier_stokes(&mesh, &space, &bc, 1e-3, 30);
         let velocity_at = |x: Point<2>| {
             let found = mesh.locate(&x).expect("inside the cavity");
             let l = [found.weights[0], found.weights[1], found.weights[2], 0.0];
@@ -647,10 +654,7 @@ fn lid_driven_cavity_at_re_1000_matches_botella_and_peyret() {
             v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             v.iter().copied().fold(f64::INFINITY, f64::min),
         ];
-        println!(
-            "cavity Re 1000, {n} × {n}: {steps} Newton steps, {:.2} s: u_min, v_max, v_min {found:.5?}",
-            start.elapsed().as_secs_f64()
-        );
+        println!("cavity Re 1000, {n} × {n}: {steps} Newton steps, {seconds:.2} s: u_min, v_max, v_min {found:.5?}");
         found
     };
     let (coarse, fine) = (extrema(24), extrema(48));
