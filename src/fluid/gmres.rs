@@ -96,6 +96,13 @@ fn norm(a: &[f64]) -> f64 {
 mod tests {
     use super::gmres;
 
+    /// `‖A x − b‖` for the matrix of [`apply`] with `p`.
+    fn residual(p: f64, x: &[f64], b: &[f64]) -> f64 {
+        let mut ax = vec![0.0; x.len()];
+        apply(p)(x, &mut ax);
+        ax.iter().zip(b).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt()
+    }
+
     /// A non-symmetric tridiagonal matrix (convection–diffusion: 2 on the diagonal, −1 ± p off it).
     fn apply(p: f64) -> impl Fn(&[f64], &mut [f64]) {
         move |v: &[f64], out: &mut [f64]| {
@@ -114,10 +121,8 @@ mod tests {
         let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
         let mut x = vec![0.0; n];
         let iterations = gmres(apply(0.3), |_| {}, &b, &mut x, 1e-10, n).expect("converges in n steps");
-        let mut ax = vec![0.0; n];
-        apply(0.3)(&x, &mut ax);
-        let residual = ax.iter().zip(&b).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
-        assert!(residual <= 1e-10, "residual {residual}");
+        let r = residual(0.3, &x, &b);
+        assert!(r <= 1e-10, "residual {r}");
         assert!(iterations <= n, "{iterations} iterations");
         // Too few iterations: no answer, and the guess is left as it was.
         let mut y = vec![0.0; n];
@@ -140,10 +145,8 @@ mod tests {
         let mut x = vec![0.0; n];
         let iterations = gmres(apply(0.33), precondition, &b, &mut x, 1e-9, n).expect("converges");
         assert!(iterations <= 8, "{iterations} iterations");
-        let mut ax = vec![0.0; n];
-        apply(0.33)(&x, &mut ax);
-        let residual = ax.iter().zip(&b).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
-        assert!(residual <= 1e-9, "residual {residual}");
+        let r = residual(0.33, &x, &b);
+        assert!(r <= 1e-9, "residual {r}");
         // The exact preconditioner: one iteration.
         let exact = |v: &mut [f64]| {
             let rhs = v.to_vec();

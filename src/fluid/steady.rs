@@ -340,11 +340,12 @@ impl<const D: usize> Newton<'_, D> {
             }
             base.copy_from_slice(&x);
             let mut next = x.clone();
+            // GMRES starts from `x`, whose residual the line search has just measured.
             let forcing = (previous * previous).min(1e-2);
             if step == 1 && from_rest {
                 // From rest the linearisation is Stokes: symmetric.
                 system.solve_symmetric(&mut next)?;
-            } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing).is_some()) {
+            } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing * base_residual).is_some()) {
                 system.solve_lu(&mut next)?;
                 since_factor = 0.0;
             }
@@ -756,25 +757,17 @@ impl<const D: usize> System<D> {
     }
 
     /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
-    /// LU, to a residual of `forcing` times the initial one; `None` (and `x` unchanged) without a
-    /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
-    fn gmres(&mut self, x: &mut [f64], forcing: f64) -> Option<usize> {
+    /// LU, to a residual norm of `tolerance`; `None` (and `x` unchanged) without a factorisation
+    /// or when it takes more than [`GMRES_ITERATIONS`].
+    fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
         let lu = self.lu.as_mut()?;
-        let mut residual = vec![0.0; self.size];
         let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        multiply(matrix, x, &mut residual);
-        let initial = residual
-            .iter()
-            .zip(&self.rhs)
-            .map(|(ax, b)| (b - ax).powi(2))
-            .sum::<f64>()
-            .sqrt();
         gmres(
             |v, out| multiply(matrix, v, out),
             |v| lu.solve(v, lu_par(D)),
             &self.rhs,
             x,
-            forcing * initial,
+            tolerance,
             GMRES_ITERATIONS,
         )
     }
