@@ -221,43 +221,34 @@ fn from_facets<'a, const D: usize>(
         .iter()
         .map(|&f| std::array::from_fn(|j| mesh.points()[mesh.facets()[f as usize][j] as usize]))
         .collect();
-    // Front node → front facets (index into `facets`), as sorted pairs.
-    let mut node_facets: Vec<(u32, u32)> = facets
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &f)| mesh.facets()[f as usize].iter().map(move |&v| (v, i as u32)))
-        .collect();
-    node_facets.sort_unstable();
-    node_facets.dedup();
-    let facets_of = |v: u32| {
-        let lo = node_facets.partition_point(|&(n, _)| n < v);
-        let hi = node_facets.partition_point(|&(n, _)| n <= v);
-        node_facets[lo..hi].iter().map(|&(_, f)| f)
-    };
-    let mut front_nodes: Vec<u32> = node_facets.iter().map(|&(v, _)| v).collect();
-    front_nodes.dedup();
+    let nodes: Vec<[u32; D]> = facets.iter().map(|&f| mesh.facets()[f as usize]).collect();
+    let around = NodeFacets::new(&nodes);
 
-    // Cells touching the front (containing a front node).
-    let mut touching: Vec<u32> = front_nodes
-        .iter()
-        .flat_map(|&v| mesh.cells_of_node(v).iter().copied())
-        .collect();
-    touching.sort_unstable();
-    touching.dedup();
+    // Cells touching the front (containing a front node), each once, and the position of each
+    // cell in that list plus one (0: not touching). Zeroed memory comes from the allocator.
+    let mut position = vec![0u32; mesh.num_cells()];
+    let mut touching: Vec<u32> = Vec::new();
+    for &v in &around.nodes {
+        for &c in mesh.cells_of_node(v) {
+            if position[c as usize] == 0 {
+                touching.push(c);
+                position[c as usize] = touching.len() as u32;
+            }
+        }
+    }
 
     let side = if signed {
-        sides(mesh, &facets, &geometry, &touching)?
+        sides(mesh, &facets, &geometry, &around, &touching, &position)?
     } else {
         vec![1; touching.len()]
     };
+    drop(position);
 
-    let nodes: Vec<[u32; D]> = facets.iter().map(|&f| mesh.facets()[f as usize]).collect();
-    let neighbours = FacetNeighbours::new(&nodes);
+    let neighbours = FacetNeighbours::around(&around);
     let curved = curved.then(|| Curved::new(&nodes, &geometry));
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
-    for &v in &front_nodes {
-        let first = facets_of(v).next().expect("a front node has a facet");
-        state.freeze(v, 0.0, 1, first);
+    for (k, &v) in around.nodes.iter().enumerate() {
+        state.freeze(v, 0.0, 1, around.of(k as u32)[0]);
     }
     let mut candidates: Vec<u32> = Vec::with_capacity(64);
     for (&c, &s) in touching.iter().zip(&side) {
@@ -284,7 +275,7 @@ fn from_facets<'a, const D: usize>(
             state.freeze(u, best, s, closest);
         }
     }
-    state.enclosed = front_nodes;
+    state.enclosed = around.nodes;
     Ok(state)
 }
 
@@ -301,6 +292,77 @@ fn ridges<const D: usize>(nodes: &[u32; D]) -> impl Iterator<Item = (usize, [u32
     })
 }
 
+/// The facets of a front around each of its nodes, in compressed rows.
+pub(crate) struct NodeFacets<const D: usize> {
+    /// The front's nodes, ascending.
+    nodes: Vec<u32>,
+    /// The facets of `nodes[k]`, ascending: `facets[offsets[k]..offsets[k + 1]]`.
+    offsets: Vec<u32>,
+    facets: Vec<u32>,
+    /// For each facet, the positions of its nodes in `nodes`.
+    local: Vec<[u32; D]>,
+}
+
+impl<const D: usize> NodeFacets<D> {
+    /// The rows of `facets` (given by their nodes): one sort of (node, facet) pairs.
+    fn new(facets: &[[u32; D]]) -> Self {
+        let mut pairs: Vec<u64> = facets
+            .iter()
+            .enumerate()
+            .flat_map(|(i, f)| f.iter().map(move |&v| u64::from(v) << 32 | i as u64))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        let (mut nodes, mut offsets) = (Vec::new(), Vec::new());
+        let mut list = Vec::with_capacity(pairs.len());
+        let mut local = vec![[NONE; D]; facets.len()];
+        for &pair in &pairs {
+            let (v, i) = ((pair >> 32) as u32, pair as u32);
+            if nodes.last() != Some(&v) {
+                offsets.push(list.len() as u32);
+                nodes.push(v);
+            }
+            list.push(i);
+            for (j, &u) in facets[i as usize].iter().enumerate() {
+                if u == v {
+                    local[i as usize][j] = nodes.len() as u32 - 1;
+                }
+            }
+        }
+        offsets.push(list.len() as u32);
+        NodeFacets {
+            nodes,
+            offsets,
+            facets: list,
+            local,
+        }
+    }
+
+    /// The facets around the node at position `k`, ascending.
+    #[inline]
+    fn of(&self, k: u32) -> &[u32] {
+        &self.facets[self.offsets[k as usize] as usize..self.offsets[k as usize + 1] as usize]
+    }
+
+    /// The facets other than `i` around every node of its ridge `skip` (the facet without its node
+    /// `skip`: a node in 2D, an edge in 3D), in at most two.
+    fn across(&self, i: usize, skip: usize) -> ([u32; 2], usize) {
+        let mut ridge = (0..D).filter(|&j| j != skip).map(|j| self.of(self.local[i][j]));
+        let first = ridge.next().expect("D >= 2");
+        let second = ridge.next();
+        let (mut found, mut n) = ([NONE; 2], 0);
+        for &g in first {
+            if g as usize != i && second.is_none_or(|s| s.binary_search(&g).is_ok()) {
+                if n < 2 {
+                    found[n] = g;
+                }
+                n += 1;
+            }
+        }
+        (found, n)
+    }
+}
+
 /// For each front facet, the other facets sharing a node with it, in compressed rows.
 #[derive(Debug)]
 pub(crate) struct FacetNeighbours {
@@ -311,22 +373,19 @@ pub(crate) struct FacetNeighbours {
 impl FacetNeighbours {
     /// The neighbours of `facets` (given by their nodes).
     pub(crate) fn new<const D: usize>(facets: &[[u32; D]]) -> Self {
-        let mut by_node: Vec<(u32, u32)> = facets
-            .iter()
-            .enumerate()
-            .flat_map(|(i, f)| f.iter().map(move |&v| (v, i as u32)))
-            .collect();
-        by_node.sort_unstable();
+        Self::around(&NodeFacets::new(facets))
+    }
+
+    /// The neighbours of the facets of `around`.
+    fn around<const D: usize>(around: &NodeFacets<D>) -> Self {
         let mut offsets = vec![0u32];
         let mut list = Vec::new();
         let mut mine: Vec<u32> = Vec::new();
         let mut shared: Vec<(u32, u32)> = Vec::new();
-        for (i, f) in facets.iter().enumerate() {
+        for (i, nodes) in around.local.iter().enumerate() {
             mine.clear();
-            for &v in f {
-                let lo = by_node.partition_point(|&(n, _)| n < v);
-                let hi = by_node.partition_point(|&(n, _)| n <= v);
-                mine.extend(by_node[lo..hi].iter().map(|&(_, g)| g).filter(|&g| g != i as u32));
+            for &k in nodes {
+                mine.extend(around.of(k).iter().filter(|&&g| g != i as u32));
             }
             // Facets sharing more nodes (an edge) first: the descent takes the first improvement.
             mine.sort_unstable();
@@ -352,57 +411,56 @@ impl FacetNeighbours {
 }
 
 /// The side (−1 inside, +1 outside) of every cell touching a closed front of facets, in the order
-/// of `touching` (sorted).
+/// of `touching` (`position[c]` is cell `c`'s place there plus one, 0 if it does not touch).
 ///
 /// The facets are first oriented outward ([`orient`]); a cell holding a facet lies on the side its
 /// normal points to or away from; the other touching cells take the side of a touching neighbour
 /// across a face that is not a front facet (around each front node the front splits the cells into
-/// two connected groups, each next to a front facet). Cells are found in `touching` by binary
-/// search and front facets by the pair of cells they separate: no hashing.
+/// two connected groups, each next to a front facet). Each touching cell knows which of its faces
+/// are front facets (a bit per local node opposite): no searching.
 fn sides<const D: usize>(
     mesh: &SimplexMesh<D>,
     facets: &[u32],
     geometry: &[[Point<D>; D]],
+    around: &NodeFacets<D>,
     touching: &[u32],
+    position: &[u32],
 ) -> Result<Vec<i8>, FmmError> {
-    let outward = orient(mesh, facets, geometry)?;
-    let position = |c: u32| touching.binary_search(&c).ok();
+    let outward = orient(facets, geometry, around)?;
     let mut side = vec![0i8; touching.len()];
-    let mut separated: Vec<(u32, u32)> = Vec::with_capacity(facets.len());
+    let mut front_faces = vec![0u8; touching.len()];
     let mut queue = Vec::new();
     for (i, &f) in facets.iter().enumerate() {
-        let cells = mesh.facet_cells()[f as usize];
-        separated.push((cells[0].min(cells[1]), cells[0].max(cells[1])));
         let normal = math::facet_area_normal(&geometry[i][..]) * outward[i];
-        for &c in &cells {
-            let Some(p) = (c != NONE).then(|| position(c)).flatten() else {
+        for c in mesh.facet_cells()[f as usize] {
+            if c == NONE || position[c as usize] == 0 {
                 continue;
-            };
+            }
+            let p = position[c as usize] as usize - 1;
             let opposite = mesh
                 .cell(c)
                 .iter()
-                .find(|v| !mesh.facets()[f as usize].contains(v))
+                .position(|v| !mesh.facets()[f as usize].contains(v))
                 .expect("a cell has a node off its facet");
-            let toward = (mesh.points()[*opposite as usize] - geometry[i][0]).dot(&normal);
+            front_faces[p] |= 1 << opposite;
+            let toward = (mesh.points()[mesh.cell(c)[opposite] as usize] - geometry[i][0]).dot(&normal);
             if side[p] == 0 {
                 side[p] = if toward > 0.0 { 1 } else { -1 };
                 queue.push(p);
             }
         }
     }
-    separated.sort_unstable();
     while let Some(p) = queue.pop() {
-        let c = touching[p];
         for k in 0..=D {
-            let n = mesh.neighbour(c, k);
-            let Some(q) = (n != NONE).then(|| position(n)).flatten() else {
-                continue;
-            };
-            if side[q] != 0 || separated.binary_search(&(c.min(n), c.max(n))).is_ok() {
+            let n = mesh.neighbour(touching[p], k);
+            if front_faces[p] >> k & 1 == 1 || n == NONE || position[n as usize] == 0 {
                 continue;
             }
-            side[q] = side[p];
-            queue.push(q);
+            let q = position[n as usize] as usize - 1;
+            if side[q] == 0 {
+                side[q] = side[p];
+                queue.push(q);
+            }
         }
     }
     debug_assert!(side.iter().all(|&s| s != 0));
@@ -420,60 +478,56 @@ fn sides<const D: usize>(
 /// divergence theorem: its enclosed volume is positive with outward normals). Each component is taken
 /// as the boundary of its own region.
 fn orient<const D: usize>(
-    mesh: &SimplexMesh<D>,
     facets: &[u32],
     geometry: &[[Point<D>; D]],
+    around: &NodeFacets<D>,
 ) -> Result<Vec<f64>, FmmError> {
-    // Every (ridge, facet, orientation the facet induces on it), sorted by ridge: on a closed front
-    // each ridge appears exactly twice, side by side. Ridges are sorted node pairs (NONE second in
-    // 2D); the orientation is (−1)^skip times the parity of the sort that made the key.
-    let mut owners: Vec<([u32; 2], u32, f64)> = Vec::with_capacity(D * facets.len());
-    for (i, &f) in facets.iter().enumerate() {
-        let nodes = mesh.facets()[f as usize];
-        for (skip, key) in ridges(&nodes) {
-            let first_remaining = nodes[if skip == 0 { 1 } else { 0 }];
-            let sorted_sign = if D == 3 && first_remaining != key[0] { -1.0 } else { 1.0 };
-            let sign = if skip % 2 == 0 { 1.0 } else { -1.0 } * sorted_sign;
-            owners.push((key, i as u32, sign));
-        }
-    }
-    owners.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut k = 0;
-    while k < owners.len() {
-        let n = owners[k..].iter().take_while(|o| o.0 == owners[k].0).count();
-        if n != 2 {
-            let ridge = owners[k].0;
+    let node = |i: usize, j: usize| around.nodes[around.local[i][j] as usize];
+    // The facet across ridge `skip` of facet `i`, and whether the two are consistently oriented.
+    let partner = |i: usize, skip: usize| -> Result<(usize, bool), FmmError> {
+        let (found, n) = around.across(i, skip);
+        if n != 1 {
             let what = if D == 2 {
-                format!("node {}", ridge[0])
+                format!("node {}", node(i, 1 - skip))
             } else {
-                format!("edge {ridge:?}")
+                let (a, b) = (node(i, (skip + 1) % 3), node(i, (skip + 2) % 3));
+                format!("edge {:?}", [a.min(b), a.max(b)])
             };
             return Err(FmmError::OpenFront(format!(
-                "{what} belongs to {n} front facet(s), not 2"
+                "{what} belongs to {} front facet(s), not 2",
+                n + 1
             )));
         }
-        k += 2;
-    }
-    // For each facet, its D (partner facet, own sign, partner's sign) across its ridges.
-    let mut across: Vec<(u32, u32, f64, f64)> = Vec::with_capacity(owners.len());
-    for pair in owners.chunks_exact(2) {
-        across.push((pair[0].1, pair[1].1, pair[0].2, pair[1].2));
-        across.push((pair[1].1, pair[0].1, pair[1].2, pair[0].2));
-    }
-    across.sort_unstable_by_key(|a| a.0);
-    let mut flip = vec![0.0f64; facets.len()];
-    for seed in 0..facets.len() {
+        let g = found[0] as usize;
+        let place = |v: u32| {
+            (0..D)
+                .position(|j| node(g, j) == v)
+                .expect("a partner shares the ridge")
+        };
+        let consistent = if D == 2 {
+            // The shared node ends one segment and starts the other.
+            place(node(i, 1 - skip)) != 1 - skip
+        } else {
+            // The edge s → t of facet i is t → s in g.
+            let (s, t) = (node(i, (skip + 1) % 3), node(i, (skip + 2) % 3));
+            (place(t) + 1) % 3 == place(s)
+        };
+        Ok((g, consistent))
+    };
+    let mut flip = vec![0.0f64; geometry.len()];
+    let (mut component, mut queue) = (Vec::new(), Vec::new());
+    for seed in 0..geometry.len() {
         if flip[seed] != 0.0 {
             continue;
         }
         flip[seed] = 1.0;
-        let mut component = vec![seed];
-        let mut queue = vec![seed];
+        component.clear();
+        component.push(seed);
+        queue.push(seed);
         while let Some(f) = queue.pop() {
-            let lo = across.partition_point(|a| (a.0 as usize) < f);
-            for &(_, g, mine, theirs) in across[lo..].iter().take_while(|a| a.0 as usize == f) {
-                let wanted = -mine * flip[f] / theirs;
-                let g = g as usize;
+            for skip in 0..D {
+                let (g, consistent) = partner(f, skip)?;
+                let wanted = if consistent { flip[f] } else { -flip[f] };
                 if flip[g] == 0.0 {
                     flip[g] = wanted;
                     component.push(g);

@@ -30,7 +30,9 @@
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
 //! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet; 8 more in
-//! 3D, where the march last listed each node), but only the band is visited.
+//! 3D, where the march last listed each node), and during the initialisation of a front of mesh
+//! facets 4 bytes a cell (where each cell touching the front is listed, zeroed memory from the
+//! allocator, written only there), but only the band is visited.
 
 pub mod curved;
 mod heap;
