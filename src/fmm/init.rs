@@ -116,7 +116,7 @@ impl<'a, const D: usize> State<'a, D> {
             sign: vec![1; n],
             closest: vec![NONE; n],
             heap: NodeHeap::new(n),
-            stencil: Stencil::new(n),
+            stencil: Stencil::default(),
             initialised: Vec::new(),
             enclosed: Vec::new(),
             accepted: Vec::new(),
@@ -257,15 +257,13 @@ fn from_facets<'a, const D: usize>(
             if state.status[u as usize] == ACCEPTED {
                 continue;
             }
-            // Start from one facet of each front node in u's cells (the nodes frozen at 0 so far)
-            // and descend along the front from each to the closest facet.
+            // Start from one facet of each front node sharing a cell with u (the nodes frozen at 0
+            // so far) and descend along the front from each to the closest facet.
             candidates.clear();
-            for &c2 in mesh.cells_of_node(u) {
-                for &f_node in mesh.cell(c2) {
-                    let i = f_node as usize;
-                    if state.status[i] == ACCEPTED && state.value[i] == 0.0 {
-                        candidates.push(state.closest[i]);
-                    }
+            for &v in mesh.star(u).0 {
+                let i = v as usize;
+                if state.status[i] == ACCEPTED && state.value[i] == 0.0 {
+                    candidates.push(state.closest[i]);
                 }
             }
             candidates.sort_unstable();

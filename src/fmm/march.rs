@@ -67,8 +67,8 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, cl
     state.stencil = stencil;
 }
 
-/// The neighbourhood of the node `a` being accepted, gathered once per acceptance in buffers reused
-/// from node to node, each neighbour listed once (see [`Stencil::slot`]).
+/// The neighbourhood of the node `a` being accepted, gathered once per acceptance from its star
+/// ([`SimplexMesh::star`]) in buffers reused from node to node.
 #[derive(Debug, Default)]
 pub(super) struct Stencil<const D: usize> {
     /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a
@@ -77,98 +77,61 @@ pub(super) struct Stencil<const D: usize> {
     near: Vec<u64>,
     /// The accepted neighbours of `a`.
     known: Vec<u32>,
+    /// For each neighbour of `a` in its star's order, its index in `known` (accepted) or in
+    /// `targets` (with [`TARGET`] added).
+    place: Vec<u32>,
     /// The faces `(a, …)` of accepted nodes: 2D, `[b, NONE]` for each known `b`; 3D, `[b, c]`
-    /// for the triangles of `a`'s cells, with the bits of `b` and `c` in `known` (a target tries
-    /// those sharing a bit with it). Each is prepared when a target first needs it (`Some(None)`:
-    /// no front crosses it).
+    /// for the triangles around `a` (the edges of its link), with the bits of `b` and `c` in
+    /// `known` (a target tries those sharing a bit with it). Each is prepared when a target first
+    /// needs it (`Some(None)`: no front crosses it).
     faces: Vec<[u32; 2]>,
     bits: Vec<u64>,
     prepared: Vec<Option<Option<Face<D>>>>,
     /// The edges `(a, b)` in 3D, prepared when a target that no triangle reaches needs them.
     edges: Vec<Face<D>>,
-    /// For each mesh node (3D), the node whose neighbourhood last listed it and its index there.
-    slots: Vec<u64>,
 }
 
+/// Marks an index in `Stencil::targets` in `Stencil::place`.
+const TARGET: u32 = 1 << 31;
+
 impl<const D: usize> Stencil<D> {
-    /// Buffers for a mesh of `n` nodes.
-    pub(super) fn new(n: usize) -> Self {
-        Stencil {
-            slots: if D == 3 { vec![u64::MAX; n] } else { Vec::new() },
-            ..Stencil::default()
-        }
-    }
-
-    /// The index of neighbour `u` of `a` in `known` (if `accepted`) or `targets`, appended if it is
-    /// not there yet, and whether it was appended. In 2D the lists hold three or four nodes and a
-    /// linear search is cheapest; in 3D (a dozen nodes, each met in five cells) the mesh-sized
-    /// `slots` answer at once.
-    #[inline]
-    fn slot(&mut self, a: u32, u: u32, accepted: bool) -> (usize, bool) {
-        let list = if accepted { &mut self.known } else { &mut self.targets };
-        if D == 2 {
-            if let Some(i) = list.iter().position(|&k| k == u) {
-                return (i, false);
-            }
-        } else {
-            let entry = self.slots[u as usize];
-            if (entry >> 32) as u32 == a {
-                return (entry as u32 as usize, false);
-            }
-            self.slots[u as usize] = u64::from(a) << 32 | list.len() as u64;
-        }
-        list.push(u);
-        (list.len() - 1, true)
-    }
-
-    /// The targets, the accepted neighbours and the faces around `a`, each once.
+    /// The targets, the accepted neighbours and the faces around `a`, each once: the neighbours
+    /// are `a`'s star, a target shares a cell with `a` and an accepted neighbour when the two
+    /// span an edge of the link, and the faces are the link's edges between accepted neighbours.
     fn gather(&mut self, mesh: &SimplexMesh<D>, status: &[u8], a: u32) {
         self.targets.clear();
         self.near.clear();
         self.known.clear();
+        self.place.clear();
         self.faces.clear();
         self.bits.clear();
         self.edges.clear();
-        for &c in mesh.cells_of_node(a) {
-            let cell = mesh.cell(c);
-            let (mut known, mut n) = ([(NONE, 0u64, 0usize); 3], 0);
-            let (mut here, mut m) = ([0usize; 3], 0);
-            let mut local_a = 0;
-            for (local, &u) in cell.iter().enumerate() {
-                if u == a {
-                    local_a = local;
-                    continue;
+        let (neighbours, link) = mesh.star(a);
+        for &u in neighbours {
+            if status[u as usize] == ACCEPTED {
+                self.place.push(self.known.len() as u32);
+                self.known.push(u);
+                if D == 2 {
+                    self.faces.push([u, NONE]);
                 }
-                let (i, new) = self.slot(a, u, status[u as usize] == ACCEPTED);
-                if status[u as usize] == ACCEPTED {
-                    if new && D == 2 {
-                        self.faces.push([u, NONE]);
-                    }
-                    known[n] = (u, 1u64 << (i % 64), local);
-                    n += 1;
-                } else {
-                    if new {
-                        self.near.push(0);
-                    }
-                    here[m] = i;
-                    m += 1;
-                }
+            } else {
+                self.place.push(TARGET | self.targets.len() as u32);
+                self.targets.push(u);
+                self.near.push(0);
             }
-            let cell_bits = known[..n].iter().fold(0, |bits, k| bits | k.1);
-            for &t in &here[..m] {
-                self.near[t] |= cell_bits;
-            }
-            if D == 3 {
-                // The triangle (a, b, c) is shared with the cell across it, opposite the cell's
-                // fourth node (local indices sum to 6): listed by the one of smaller index.
-                for i in 0..n {
-                    for j in i + 1..n {
-                        let across = mesh.neighbour(c, 6 - local_a - known[i].2 - known[j].2);
-                        if across == NONE || across > c {
-                            self.faces.push([known[i].0, known[j].0]);
-                            self.bits.push(known[i].1 | known[j].1);
-                        }
+        }
+        if D == 3 {
+            let bit = |i: u32| 1u64 << (i % 64);
+            for &[p, q] in link {
+                let (i, j) = (self.place[p as usize], self.place[q as usize]);
+                match (i & TARGET == 0, j & TARGET == 0) {
+                    (true, true) => {
+                        self.faces.push([self.known[i as usize], self.known[j as usize]]);
+                        self.bits.push(bit(i) | bit(j));
                     }
+                    (true, false) => self.near[(j & !TARGET) as usize] |= bit(i),
+                    (false, true) => self.near[(i & !TARGET) as usize] |= bit(j),
+                    (false, false) => {}
                 }
             }
         }

