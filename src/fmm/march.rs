@@ -3,7 +3,7 @@
 use super::init::{State, ACCEPTED, TRIAL};
 use super::update::Face;
 use crate::math::{Point, Vector};
-use crate::mesh::{SimplexMesh, NONE};
+use crate::mesh::SimplexMesh;
 
 /// Runs the march from the initialised nodes until the heap is empty or its smallest value exceeds
 /// `d_max`.
@@ -43,7 +43,7 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, cl
     let points = mesh.points();
     let (pa, ta) = (points[a as usize], state.value[a as usize]);
     let mut stencil = std::mem::take(&mut state.stencil);
-    stencil.gather(mesh, &state.status, a);
+    stencil.gather(mesh, &state.status, &state.value, a);
     for k in 0..stencil.targets.len() {
         let v = stencil.targets[k];
         let x = points[v as usize];
@@ -80,13 +80,14 @@ pub(super) struct Stencil<const D: usize> {
     /// For each neighbour of `a` in its star's order, its index in `known` (accepted) or in
     /// `targets` (with [`TARGET`] added).
     place: Vec<u32>,
-    /// The faces `(a, …)` of accepted nodes: 2D, `[b, NONE]` for each known `b`; 3D, `[b, c]`
-    /// for the triangles around `a` (the edges of its link), with the bits of `b` and `c` in
-    /// `known` (a target tries those sharing a bit with it). Each is prepared when a target first
-    /// needs it (`Some(None)`: no front crosses it).
-    faces: Vec<[u32; 2]>,
+    /// The faces `(a, …)` of accepted nodes that a front can cross ([`Face::new`]), prepared once
+    /// `a` has a target: 2D, the edges to each known `b`; 3D, the triangles `(a, b, c)` around `a`
+    /// (the edges of its link), with the bits of `b` and `c` in `known` (a target tries those
+    /// sharing a bit with it).
+    faces: Vec<Face<D>>,
     bits: Vec<u64>,
-    prepared: Vec<Option<Option<Face<D>>>>,
+    /// The faces a target tries (3D), listed without branching.
+    tried: Vec<u32>,
     /// The edges `(a, b)` in 3D, prepared when a target that no triangle reaches needs them.
     edges: Vec<Face<D>>,
 }
@@ -98,7 +99,7 @@ impl<const D: usize> Stencil<D> {
     /// The targets, the accepted neighbours and the faces around `a`, each once: the neighbours
     /// are `a`'s star, a target shares a cell with `a` and an accepted neighbour when the two
     /// span an edge of the link, and the faces are the link's edges between accepted neighbours.
-    fn gather(&mut self, mesh: &SimplexMesh<D>, status: &[u8], a: u32) {
+    fn gather(&mut self, mesh: &SimplexMesh<D>, status: &[u8], value: &[f64], a: u32) {
         self.targets.clear();
         self.near.clear();
         self.known.clear();
@@ -111,32 +112,41 @@ impl<const D: usize> Stencil<D> {
             if status[u as usize] == ACCEPTED {
                 self.place.push(self.known.len() as u32);
                 self.known.push(u);
-                if D == 2 {
-                    self.faces.push([u, NONE]);
-                }
             } else {
                 self.place.push(TARGET | self.targets.len() as u32);
                 self.targets.push(u);
                 self.near.push(0);
             }
         }
-        if D == 3 {
-            let bit = |i: u32| 1u64 << (i % 64);
-            for &[p, q] in link {
-                let (i, j) = (self.place[p as usize], self.place[q as usize]);
-                match (i & TARGET == 0, j & TARGET == 0) {
-                    (true, true) => {
-                        self.faces.push([self.known[i as usize], self.known[j as usize]]);
+        if self.targets.is_empty() {
+            return;
+        }
+        let points = mesh.points();
+        let node = |u: u32| (points[u as usize], value[u as usize]);
+        let (pa, ta) = node(a);
+        if D == 2 {
+            for &b in &self.known {
+                let (pb, tb) = node(b);
+                self.faces.extend(Face::new(&[pa, pb], &[ta, tb]));
+            }
+            return;
+        }
+        let bit = |i: u32| 1u64 << (i % 64);
+        for &[p, q] in link {
+            let (i, j) = (self.place[p as usize], self.place[q as usize]);
+            match (i & TARGET == 0, j & TARGET == 0) {
+                (true, true) => {
+                    let ((pb, tb), (pc, tc)) = (node(self.known[i as usize]), node(self.known[j as usize]));
+                    if let Some(face) = Face::new(&[pa, pb, pc], &[ta, tb, tc]) {
+                        self.faces.push(face);
                         self.bits.push(bit(i) | bit(j));
                     }
-                    (true, false) => self.near[(j & !TARGET) as usize] |= bit(i),
-                    (false, true) => self.near[(i & !TARGET) as usize] |= bit(j),
-                    (false, false) => {}
                 }
+                (true, false) => self.near[(j & !TARGET) as usize] |= bit(i),
+                (false, true) => self.near[(i & !TARGET) as usize] |= bit(j),
+                (false, false) => {}
             }
         }
-        self.prepared.clear();
-        self.prepared.resize(self.faces.len(), None);
     }
 
     /// The smallest valid update of target `k` at `w = x − x_a` (`a` at `pa` with value `ta`).
@@ -150,23 +160,21 @@ impl<const D: usize> Stencil<D> {
         value: &[f64],
     ) -> f64 {
         let node = |u: u32| (points[u as usize], value[u as usize]);
-        let near = self.near[k];
         let mut through = f64::INFINITY;
-        for (i, face) in self.faces.iter().enumerate() {
-            if D == 3 && self.bits[i] & near == 0 {
-                continue;
+        if D == 2 {
+            for face in &self.faces {
+                through = through.min(face.value(w));
             }
-            let prepared = self.prepared[i].get_or_insert_with(|| {
-                let (pb, tb) = node(face[0]);
-                if D == 2 {
-                    Face::new(&[pa, pb], &[ta, tb])
-                } else {
-                    let (pc, tc) = node(face[1]);
-                    Face::new(&[pa, pb, pc], &[ta, tb, tc])
-                }
-            });
-            if let Some(prepared) = prepared {
-                through = through.min(prepared.value(w));
+        } else {
+            let near = self.near[k];
+            self.tried.resize(self.faces.len(), 0);
+            let mut n = 0;
+            for (i, &bits) in self.bits.iter().enumerate() {
+                self.tried[n] = i as u32;
+                n += usize::from(bits & near != 0);
+            }
+            for &i in &self.tried[..n] {
+                through = through.min(self.faces[i as usize].value(w));
             }
         }
         let mut best = through.min(ta + w.norm());

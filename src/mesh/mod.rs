@@ -6,7 +6,7 @@
 //! the input (finite coordinates, node indices in range, positive cell measures, marked facets that
 //! are faces of the mesh) and derives what never changes: node → cells, cell → neighbours, the
 //! boundary facets, measures, normals and a quality per cell. Point location builds its k-d tree on
-//! first use.
+//! first use, and so do the node stars (`star`) that fast marching walks.
 
 mod error;
 pub mod generate;
