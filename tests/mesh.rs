@@ -173,6 +173,18 @@ fn invalid_meshes_are_errors_naming_the_culprit() {
     unmarked.facet_names = BTreeMap::from([(5, "wall".into())]);
     assert!(err(unmarked).contains("facet 0 (marker wall): nodes [0, 3] are not the nodes of a face"));
     assert!(err(triangle_parts(vec![], square())).contains("no cells"));
+    // A fan of more triangles around one node than its star's u16 positions can hold.
+    let n = 32_769u32;
+    let mut fan = vec![Point::<2>::new(0.0, 0.0)];
+    fan.extend((0..n).map(|k| {
+        let angle = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+        Point::<2>::new(angle.cos(), angle.sin())
+    }));
+    let cells = (1..=n).flat_map(|k| [0, k, k % n + 1]).collect();
+    assert_eq!(
+        err(triangle_parts(cells, fan)),
+        "node 0: it belongs to 32769 cells; at most 32768 are supported"
+    );
 }
 
 #[test]
