@@ -277,19 +277,6 @@ fn from_facets<'a, const D: usize>(
     Ok(state)
 }
 
-/// The ridges (a node in 2D, an edge in 3D, as a sorted pair with NONE second in 2D) of a facet.
-fn ridges<const D: usize>(nodes: &[u32; D]) -> impl Iterator<Item = (usize, [u32; 2])> + '_ {
-    (0..D).map(move |skip| {
-        let mut rest = (0..D).filter(|&j| j != skip).map(|j| nodes[j]);
-        let a = rest.next().expect("D >= 2");
-        let key = match rest.next() {
-            Some(b) => [a.min(b), a.max(b)],
-            None => [a, NONE],
-        };
-        (skip, key)
-    })
-}
-
 /// The facets of a front around each of its nodes, in compressed rows.
 pub(crate) struct NodeFacets<const D: usize> {
     /// The front's nodes, ascending.
@@ -342,22 +329,34 @@ impl<const D: usize> NodeFacets<D> {
         &self.facets[self.offsets[k as usize] as usize..self.offsets[k as usize + 1] as usize]
     }
 
-    /// The facets other than `i` around every node of its ridge `skip` (the facet without its node
-    /// `skip`: a node in 2D, an edge in 3D), in at most two.
-    fn across(&self, i: usize, skip: usize) -> ([u32; 2], usize) {
+    /// The node at place `j` of facet `i`.
+    #[inline]
+    fn node(&self, i: usize, j: usize) -> u32 {
+        self.nodes[self.local[i][j] as usize]
+    }
+
+    /// The one other facet sharing ridge `skip` of facet `i` (the facet without its node `skip`: a
+    /// node in 2D, an edge in 3D), or, where the front is not closed there, the ridge named
+    /// (`node v`, `edge [a, b]`) with the number of facets sharing it.
+    fn partner(&self, i: usize, skip: usize) -> Result<u32, (String, usize)> {
         let mut ridge = (0..D).filter(|&j| j != skip).map(|j| self.of(self.local[i][j]));
         let first = ridge.next().expect("D >= 2");
         let second = ridge.next();
-        let (mut found, mut n) = ([NONE; 2], 0);
-        for &g in first {
-            if g as usize != i && second.is_none_or(|s| s.binary_search(&g).is_ok()) {
-                if n < 2 {
-                    found[n] = g;
-                }
-                n += 1;
+        let mut others = first
+            .iter()
+            .filter(|&&g| g as usize != i && second.is_none_or(|s| s.binary_search(&g).is_ok()));
+        match (others.next(), others.count()) {
+            (Some(&g), 0) => Ok(g),
+            (found, more) => {
+                let what = if D == 2 {
+                    format!("node {}", self.node(i, 1 - skip))
+                } else {
+                    let (a, b) = (self.node(i, (skip + 1) % 3), self.node(i, (skip + 2) % 3));
+                    format!("edge {:?}", [a.min(b), a.max(b)])
+                };
+                Err((what, 1 + usize::from(found.is_some()) + more))
             }
         }
-        (found, n)
     }
 }
 
@@ -480,23 +479,13 @@ fn orient<const D: usize>(
     geometry: &[[Point<D>; D]],
     around: &NodeFacets<D>,
 ) -> Result<Vec<f64>, FmmError> {
-    let node = |i: usize, j: usize| around.nodes[around.local[i][j] as usize];
+    let node = |i: usize, j: usize| around.node(i, j);
     // The facet across ridge `skip` of facet `i`, and whether the two are consistently oriented.
     let partner = |i: usize, skip: usize| -> Result<(usize, bool), FmmError> {
-        let (found, n) = around.across(i, skip);
-        if n != 1 {
-            let what = if D == 2 {
-                format!("node {}", node(i, 1 - skip))
-            } else {
-                let (a, b) = (node(i, (skip + 1) % 3), node(i, (skip + 2) % 3));
-                format!("edge {:?}", [a.min(b), a.max(b)])
-            };
-            return Err(FmmError::OpenFront(format!(
-                "{what} belongs to {} front facet(s), not 2",
-                n + 1
-            )));
-        }
-        let g = found[0] as usize;
+        let g = around
+            .partner(i, skip)
+            .map_err(|(what, n)| FmmError::OpenFront(format!("{what} belongs to {n} front facet(s), not 2")))?
+            as usize;
         let place = |v: u32| {
             (0..D)
                 .position(|j| node(g, j) == v)
@@ -583,17 +572,14 @@ fn from_surface<'a, const D: usize>(
         .iter()
         .map(|f| std::array::from_fn(|j| points[f[j] as usize]))
         .collect();
+    let around = NodeFacets::new(facets);
     if signed {
-        let mut count: HashMap<[u32; 2], u32> = HashMap::new();
-        for f in facets {
-            for (_, key) in ridges(f) {
-                *count.entry(key).or_default() += 1;
+        for i in 0..facets.len() {
+            for skip in 0..D {
+                around.partner(i, skip).map_err(|(what, n)| {
+                    FmmError::OpenFront(format!("{what} of the surface belongs to {n} facet(s), not 2"))
+                })?;
             }
-        }
-        if let Some((ridge, n)) = count.iter().find(|(_, &n)| n != 2) {
-            return Err(FmmError::OpenFront(format!(
-                "ridge {ridge:?} of the surface belongs to {n} facet(s), not 2"
-            )));
         }
     }
     // Sample each facet at half the size of the cells around its nodes.
@@ -646,7 +632,7 @@ fn from_surface<'a, const D: usize>(
     let mut touching: Vec<u32> = facet_of.keys().copied().collect();
     touching.sort_unstable();
 
-    let neighbours = FacetNeighbours::new(facets);
+    let neighbours = FacetNeighbours::around(&around);
     let curved = curved.then(|| Curved::new(facets, &geometry));
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
     let mut starts: Vec<u32> = Vec::new();

@@ -71,8 +71,8 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, cl
 /// ([`SimplexMesh::star`]) in buffers reused from node to node.
 #[derive(Debug, Default)]
 pub(super) struct Stencil<const D: usize> {
-    /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a
-    /// cell with, as bits of their index in `known` (modulo 64).
+    /// The unaccepted neighbours of `a`, and for each (3D) the accepted neighbours of `a` it shares
+    /// a cell with, as bits of their index in `known` (modulo 64).
     targets: Vec<u32>,
     near: Vec<u64>,
     /// The accepted neighbours of `a`.
@@ -115,7 +115,9 @@ impl<const D: usize> Stencil<D> {
             } else {
                 self.place.push(TARGET | self.targets.len() as u32);
                 self.targets.push(u);
-                self.near.push(0);
+                if D == 3 {
+                    self.near.push(0);
+                }
             }
         }
         if self.targets.is_empty() {
