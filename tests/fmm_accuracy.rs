@@ -144,7 +144,7 @@ fn check(label: &str, e: &Errors, spec_full: f64, spec_band: f64, floor_factor: 
 
 /// On Gmsh meshes of the specification's geometry (the same test as its table, section 1.2), with
 /// the front's straight facets as the specification has it: the full march within 1.05x and the
-/// narrow band within 1.1x of the specification's errors (measured 0.46–0.96x and 0.78–1.01x) and
+/// narrow band within 1.1x of the specification's errors (measured 0.11–0.61x and 0.21–0.85x) and
 /// closest-point mode within 2x of the interpolation floor (1.7–1.9x: the facets' sag). With the
 /// curved front closest-point mode is at the floor (1.00–1.01x measured; asserted within 1.1x).
 #[test]
@@ -170,11 +170,11 @@ fn disk_gmsh_meshes_against_the_specification() {
 
 /// The same in 3D (the specification's section 1.3), h = 0.8, 0.4 and 0.2, with the curved front:
 /// the straight facets of the sphere lie inside it by their sag (0.02 at h = 0.4), which makes
-/// every distance outside too long by about as much. Measured: full march 0.66x, 0.67x and 0.89x
-/// the specification's error, narrow band 0.95x, 0.78x and 0.90x, closest-point mode 1.69x, 1.03x
-/// and 1.01x the floor. From the straight facets the narrow band at h = 0.4 is 1.2x the
-/// specification's and closest-point mode 2.1x the floor; they are printed, and the curved front
-/// is asserted to be closer to the sphere.
+/// every distance outside too long by about as much. Measured: full march 0.59x, 0.35x and 0.29x
+/// the specification's error, narrow band 0.95x, 0.78x and 0.53x, closest-point mode 1.69x, 1.03x
+/// and 1.01x the floor. From the straight facets (full 0.87x, 0.70x, 0.51x) the narrow band at
+/// h = 0.4 is 1.2x the specification's and closest-point mode 2.1x the floor; they are printed,
+/// and the curved front is asserted to be closer to the sphere.
 #[test]
 fn ball_gmsh_meshes_against_the_specification() {
     let cases = [
@@ -199,30 +199,30 @@ fn ball_gmsh_meshes_against_the_specification() {
 /// The specification's h = 0.1 (528 000 tetrahedra; the mesh, 25 MB, is not committed; make it
 /// with `gmsh -3 meshes/ball_r3.geo -setnumber h 0.1 -format msh41 -bin -o /tmp/ball_r3_h0.1.msh`
 /// and run `TUMBLE_BALL_H01=/tmp/ball_r3_h0.1.msh cargo test --release --test fmm_accuracy --
-/// --ignored`). Measured with the curved front: full march 0.0961 = 1.26x the specification's
-/// 0.0762, which converges faster than first order there (order 1.4 from h = 0.2); narrow band
-/// 0.0348 = 1.05x; closest-point mode 1.00x the floor. The full march is printed, the rest
-/// asserted.
+/// --ignored`). Measured with the curved front: full march 0.0170 = 0.22x the specification's
+/// 0.0762 (with linear face values alone it was 0.0961 = 1.26x: first order, where the
+/// specification's converges at order 1.4 from h = 0.2); narrow band 0.0113 = 0.34x; closest-point
+/// mode 1.00x the floor. From the straight facets: 0.37x and 0.51x.
 #[test]
 #[ignore = "needs a 25 MB mesh made by Gmsh; see the comment"]
 fn ball_h01_against_the_specification() {
     let path = std::env::var("TUMBLE_BALL_H01").expect("TUMBLE_BALL_H01 names the h = 0.1 ball mesh");
     let mesh = gmsh::read_dim::<3>(&path).unwrap();
-    let e = errors(&mesh, true);
+    let (flat, curved) = (errors(&mesh, false), errors(&mesh, true));
     let (spec_full, spec_band) = (0.076191, 0.033052);
     println!(
-        "{path}, curved: full {:.4e} = {:.3}x spec, band {:.4e} = {:.3}x spec, closest {:.2}x floor",
-        e.full,
-        e.full / spec_full,
-        e.band,
-        e.band / spec_band,
-        e.closest / e.floor
+        "{path}, straight facets: full {:.3}x spec, band {:.3}x spec, closest {:.2}x floor",
+        flat.full / spec_full,
+        flat.band / spec_band,
+        flat.closest / flat.floor
     );
-    assert!(e.band <= 1.1 * spec_band && e.closest <= 2.0 * e.floor);
+    check(&format!("{path}, curved"), &curved, spec_full, spec_band, 2.0);
 }
 
-/// On the generated meshes, down to h = 0.0125 (417 000 triangles): first order for the march,
-/// second order and within 2x of the floor for closest-point mode.
+/// On the generated meshes, down to h = 0.0125 (417 000 triangles): the march with its
+/// second-order face values converges at order 1.8 (full) and 1.75 (band), asserted at 1.6 (the
+/// linear values alone gave 1.15 and 1.08); closest-point mode at second order and within 2x of
+/// the floor.
 #[test]
 fn disk_generated_meshes_converge() {
     let hs = [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125];
@@ -253,10 +253,12 @@ fn disk_generated_meshes_converge() {
         "orders over h = {h0} to {h1}: full {:.3}, band {:.3}, closest {:.3}",
         orders[0], orders[1], orders[2]
     );
-    assert!(orders[0] >= 0.95 && orders[1] >= 0.95 && orders[2] >= 1.8, "{orders:?}");
+    assert!(orders[0] >= 1.6 && orders[1] >= 1.6 && orders[2] >= 1.8, "{orders:?}");
 }
 
-/// On the generated balls: first order for the march and closest-point mode better than the march.
+/// On the generated balls: the march converges at order 2.5 from h = 0.8 to 0.2 (asserted 1.5;
+/// 1.2 with linear values alone), and its error at h = 0.2 is within 2.5x of the floor (measured
+/// 2.25x; the straight facets' sag keeps closest-point mode at 2.0x there).
 #[test]
 fn ball_generated_meshes_converge() {
     let hs = [0.8, 0.4, 0.2];
@@ -269,8 +271,7 @@ fn ball_generated_meshes_converge() {
             "3D h = {h}: full {:.4e}, band {:.4e}, closest {:.4e}, floor {:.4e}",
             e.full, e.band, e.closest, e.floor
         );
-        assert!(e.closest < e.full);
     }
     let order = (all[0].full / all[2].full).ln() / 4f64.ln();
-    assert!(order >= 0.95, "order {order}");
+    assert!(order >= 1.5 && all[2].full <= 2.5 * all[2].floor, "order {order}");
 }

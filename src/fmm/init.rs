@@ -5,7 +5,7 @@ use super::curved::Curved;
 use super::heap::NodeHeap;
 use super::march::Stencil;
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
-use crate::math::{self, Point};
+use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
 use crate::shape::Shape;
 use std::collections::HashMap;
@@ -69,6 +69,28 @@ impl<const D: usize> Geometry<'_, D> {
         (best, e)
     }
 
+    /// The unit gradient at `x` of the unsigned distance to element `e` (the direction from its
+    /// closest point; for a shape, by central differences), zero on the front.
+    pub fn direction(&self, x: &Point<D>, e: u32) -> Vector<D> {
+        let g = match self {
+            Geometry::Facets(f, _, _) => x - math::closest_point_on_facet(x, &f[e as usize]),
+            Geometry::Shape(s) => {
+                let step = 1e-6 * (1.0 + x.norm());
+                Vector::<D>::from_fn(|k, _| {
+                    let mut dx = Vector::<D>::zeros();
+                    dx[k] = step;
+                    s.signed_distance(&(x + dx)).abs() - s.signed_distance(&(x - dx)).abs()
+                })
+            }
+        };
+        let n = g.norm();
+        if n > 0.0 {
+            g / n
+        } else {
+            Vector::<D>::zeros()
+        }
+    }
+
     /// The closest element found by descending from the nearest of `starts` (the smaller index on
     /// ties, so the result does not depend on the order of `starts`): distance and element.
     pub fn closest_from(&self, x: &Point<D>, starts: &[u32]) -> (f64, u32) {
@@ -95,6 +117,12 @@ pub(super) struct State<'a, const D: usize> {
     pub sign: Vec<i8>,
     /// Closest front element of each node, or NONE.
     pub closest: Vec<u32>,
+    /// The smallest linear update of each node so far (the march compares its candidates by it,
+    /// and keeps the second-order value of the best in `value`).
+    pub linear: Vec<f64>,
+    /// The unit gradient of each node's unsigned value (zero where unknown: on the front, or not
+    /// reached), for the march's second-order face values.
+    pub gradient: Vec<Vector<D>>,
     pub heap: NodeHeap,
     /// The march's scratch space around the node being accepted.
     pub stencil: Stencil<D>,
@@ -115,6 +143,8 @@ impl<'a, const D: usize> State<'a, D> {
             status: vec![FAR; n],
             sign: vec![1; n],
             closest: vec![NONE; n],
+            linear: vec![f64::INFINITY; n],
+            gradient: vec![Vector::<D>::zeros(); n],
             heap: NodeHeap::new(n),
             stencil: Stencil::default(),
             initialised: Vec::new(),
@@ -131,8 +161,17 @@ impl<'a, const D: usize> State<'a, D> {
         }
         self.status[i] = ACCEPTED;
         self.value[i] = value;
+        self.linear[i] = value;
         self.sign[i] = sign;
         self.closest[i] = closest;
+    }
+
+    /// Makes `v` a trial node with its current value, on the side of `a` that updated it.
+    pub fn offer(&mut self, v: u32, a: u32) {
+        let i = v as usize;
+        self.status[i] = TRIAL;
+        self.sign[i] = self.sign[a as usize];
+        self.heap.push_or_decrease(v, self.value[i]);
     }
 
     pub fn finish(

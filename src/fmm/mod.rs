@@ -19,7 +19,14 @@
 //!    and its unaccepted neighbours are updated through it and through the faces of accepted nodes
 //!    around it, those of cells it shares with them and the nearby ones as virtual simplices (see
 //!    the `march` module and [`update`], with its causality check); the march stops when the
-//!    smallest tentative value exceeds `d_max`. Nodes never accepted get `δ`.
+//!    smallest tentative value exceeds `d_max`. Nodes never accepted get `δ`. The update is the
+//!    standard one (the minimum over the face of a linear interpolant plus the distance) with a
+//!    second-order value: the face's times are interpolated with the nodes' gradients
+//!    ([`update::Face::corrected`]), each node keeping the direction of the characteristic that
+//!    reached it. A front spreading from a curved body makes the times convex, which the linear
+//!    interpolant overestimates at every update; with the correction the march converges at order
+//!    1.8 instead of 1.15 on the disks of `tests/fmm_accuracy.rs`, and on the ball at h = 0.1 its
+//!    error is 0.22x the specification's instead of 1.26x.
 //! 3. **Closest-point mode**: each node inherits the front facet of the accepted neighbour that
 //!    gives it the smallest *exact* distance, and that distance becomes its value. This is exact for
 //!    convex fronts (the closest-facet regions are connected) and leaves only the interpolation error
@@ -29,7 +36,8 @@
 //!    the exact distances of steps 1 and 3 are measured to the body, not to its inscribed polygon.
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
-//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet), and
+//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet; plus, out
+//! of closest-point mode, the linear value and the gradient: 46 bytes in 2D, 54 in 3D), and
 //! during the initialisation of a front of mesh facets 4 bytes a cell (where each cell touching
 //! the front is listed, zeroed memory from the allocator, written only there), but only the band
 //! is visited. The march walks the mesh's node stars ([`SimplexMesh::star`]), which the mesh
