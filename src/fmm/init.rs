@@ -3,7 +3,6 @@
 
 use super::curved::Curved;
 use super::heap::NodeHeap;
-use super::march::Stencil;
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
 use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
@@ -124,8 +123,6 @@ pub(super) struct State<'a, const D: usize> {
     /// reached), for the march's second-order face values.
     pub gradient: Vec<Vector<D>>,
     pub heap: NodeHeap,
-    /// The march's scratch space around the node being accepted.
-    pub stencil: Stencil<D>,
     /// The initialised nodes, in increasing order of value.
     pub initialised: Vec<u32>,
     /// Initialised nodes whose neighbours are all initialised (the nodes of a front of mesh
@@ -146,7 +143,6 @@ impl<'a, const D: usize> State<'a, D> {
             linear: vec![f64::INFINITY; n],
             gradient: vec![Vector::<D>::zeros(); n],
             heap: NodeHeap::new(n),
-            stencil: Stencil::default(),
             initialised: Vec::new(),
             enclosed: Vec::new(),
             accepted: Vec::new(),

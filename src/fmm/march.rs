@@ -17,10 +17,11 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
             }
         }
     }
+    let mut stencil = Stencil::default();
     for i in 0..state.initialised.len() {
         let a = state.initialised[i];
         if state.enclosed.binary_search(&a).is_err() {
-            relax(mesh, state, a, d_max, closest_point);
+            relax(mesh, state, &mut stencil, a, d_max, closest_point);
         }
     }
     while let Some((key, v)) = state.heap.peek() {
@@ -30,7 +31,7 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
         state.heap.pop();
         state.status[v as usize] = ACCEPTED;
         state.accepted.push(v);
-        relax(mesh, state, v, d_max, closest_point);
+        relax(mesh, state, &mut stencil, v, d_max, closest_point);
     }
 }
 
@@ -47,7 +48,7 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// direction of its characteristic the node's gradient. Correcting only the improving candidates
 /// keeps the extra cost to one face evaluation per improvement, and candidates beyond the band
 /// keep their linear values (they only need to say they are beyond): measured against linear
-/// values alone, the 3D marches of the benchmark are 13 % (band) and 22 % (full) slower, the 2D
+/// values alone, the 3D marches of the benchmark are 13 % (band) and 17 % (full) slower, the 2D
 /// ones as fast; correcting every candidate cost 35–67 % in 3D for errors a few percent lower. The initialised nodes' gradients point away from their
 /// closest front element; the front's own nodes have none (zero), and a face takes the
 /// characteristic's direction for them.
@@ -59,10 +60,16 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// balls got only edge updates, which overestimate, and the 3D march's error stopped falling with
 /// the mesh size: 2.5 % of the distance at every h. The faces used lie within two edges of the
 /// node, so the update keeps its order, and its causality check keeps the march monotone.
-fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, d_max: f64, closest_point: bool) {
+fn relax<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    state: &mut State<D>,
+    stencil: &mut Stencil<D>,
+    a: u32,
+    d_max: f64,
+    closest_point: bool,
+) {
     let points = mesh.points();
     let (pa, ta) = (points[a as usize], state.value[a as usize]);
-    let mut stencil = std::mem::take(&mut state.stencil);
     stencil.gather(mesh, &state.status, &state.value, a);
     for k in 0..stencil.targets.len() {
         let v = stencil.targets[k];
@@ -95,13 +102,12 @@ fn relax<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, a: u32, d_
             }
         }
     }
-    state.stencil = stencil;
 }
 
 /// The neighbourhood of the node `a` being accepted, gathered once per acceptance from its star
 /// ([`SimplexMesh::star`]) in buffers reused from node to node.
 #[derive(Debug, Default)]
-pub(super) struct Stencil<const D: usize> {
+struct Stencil<const D: usize> {
     /// The unaccepted neighbours of `a`, and for each (3D) the accepted neighbours of `a` it shares
     /// a cell with, as bits of their index in `known` (modulo 64).
     targets: Vec<u32>,
