@@ -36,8 +36,8 @@
 //!    the exact distances of steps 1 and 3 are measured to the body, not to its inscribed polygon.
 //!
 //! The cost is O(n log n) in the number `n` of nodes within the band; arrays of one entry per mesh
-//! node are allocated (22 bytes a node: value, heap slot, state, sign and closest facet; plus, out
-//! of closest-point mode, the linear value and the gradient: 46 bytes in 2D, 54 in 3D), and
+//! node are allocated (18 bytes a node: value, heap slot, state, sign and closest facet; plus, out
+//! of closest-point mode, the linear value and the gradient: 42 bytes in 2D, 50 in 3D), and
 //! during the initialisation of a front of mesh facets 4 bytes a cell (where each cell touching
 //! the front is listed, zeroed memory from the allocator, written only there), but only the band
 //! is visited. The march walks the mesh's node stars ([`SimplexMesh::star`]), which the mesh
