@@ -49,9 +49,9 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// keeps the extra cost to one face evaluation per improvement, and candidates beyond the band
 /// keep their linear values (they only need to say they are beyond): measured against linear
 /// values alone, the 3D marches of the benchmark are 13 % (band) and 17 % (full) slower, the 2D
-/// ones as fast; correcting every candidate cost 35–67 % in 3D for errors a few percent lower. The initialised nodes' gradients point away from their
-/// closest front element; the front's own nodes have none (zero), and a face takes the
-/// characteristic's direction for them.
+/// ones as fast; correcting every candidate cost 35–67 % in 3D for errors a few percent lower.
+/// The initialised nodes' gradients point away from their closest front element; the front's own
+/// nodes have none (zero), and a face takes the characteristic's direction for them.
 ///
 /// **Virtual simplices.** A node is updated through the faces of every cell around `a` that holds
 /// an accepted node sharing a cell with it (in 2D, through the edges to all of `a`'s accepted
