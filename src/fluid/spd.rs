@@ -21,11 +21,13 @@
 //! supernodal one is used (`supernodal`).
 //! A simplicial factor solves up to three right-hand sides (the velocity components) in one sweep
 //! over `L`, on two threads that each take half of the elimination tree ([`super::tree_split`]):
-//! on the velocity factor of the coupled benchmark (2.2 million entries, two components) 3.7–4.2
-//! ms against 5.1–6.7 ms for faer's solve of a column per thread, alternated in one process. A
-//! supernodal factor uses faer's solve, a column per thread. The factor's indices are `u32`: a quarter less memory for `L` than with
-//! `usize` (8.5 MB of the 34 MB of the 2D velocity factor of the coupled benchmark) and as much
-//! less traffic in the solves, which are bound by it; a factor beyond 2³² entries is an error.
+//! on the velocity factor of the coupled benchmark (2.2 million entries, two components) 1.4–1.6x
+//! faster than faer's solve of a column per thread (2.8–4.2 ms against 3.9–6.7 ms, alternated in
+//! one process). A supernodal factor uses faer's solve, a column per thread. The factor's indices
+//! are `u32`: a quarter less memory for `L` than with `usize` (8.5 MB of the 34 MB of the 2D
+//! velocity factor of the coupled benchmark) and as much less traffic in the solves; a factor
+//! beyond 2³² entries is an error. (Its values in single precision did not make the solves
+//! faster.)
 //!
 //! **Solves at a few unknowns** ([`SpdSolver::solve_at`]): when the right-hand side is zero
 //! except at a set `S` of unknowns and only the solution at `S` is wanted (the rigid bodies'
