@@ -117,10 +117,10 @@ pub(super) struct State<'a, const D: usize> {
     /// Closest front element of each node, or NONE.
     pub closest: Vec<u32>,
     /// The smallest linear update of each node so far (the march compares its candidates by it,
-    /// and keeps the second-order value of the best in `value`).
+    /// and keeps the second-order value of the best in `value`); empty in closest-point mode.
     pub linear: Vec<f64>,
     /// The unit gradient of each node's unsigned value (zero where unknown: on the front, or not
-    /// reached), for the march's second-order face values.
+    /// reached), for the march's second-order face values; empty in closest-point mode.
     pub gradient: Vec<Vector<D>>,
     pub heap: NodeHeap,
     /// The initialised nodes, in increasing order of value.
@@ -140,8 +140,8 @@ impl<'a, const D: usize> State<'a, D> {
             status: vec![FAR; n],
             sign: vec![1; n],
             closest: vec![NONE; n],
-            linear: vec![f64::INFINITY; n],
-            gradient: vec![Vector::<D>::zeros(); n],
+            linear: Vec::new(),
+            gradient: Vec::new(),
             heap: NodeHeap::new(n),
             initialised: Vec::new(),
             enclosed: Vec::new(),
@@ -157,7 +157,6 @@ impl<'a, const D: usize> State<'a, D> {
         }
         self.status[i] = ACCEPTED;
         self.value[i] = value;
-        self.linear[i] = value;
         self.sign[i] = sign;
         self.closest[i] = closest;
     }

@@ -8,8 +8,11 @@ use crate::mesh::SimplexMesh;
 /// Runs the march from the initialised nodes until the heap is empty or its smallest value exceeds
 /// `d_max`.
 pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, d_max: f64, closest_point: bool) {
-    // The initialised nodes' gradients, for the second-order values of their neighbours.
+    // The linear values start as the initialised ones, and the initialised nodes' gradients point
+    // away from the front, for the second-order values of their neighbours.
     if !closest_point {
+        state.linear = state.value.clone();
+        state.gradient = vec![Vector::<D>::zeros(); state.value.len()];
         for &v in &state.initialised {
             let i = v as usize;
             if state.value[i] > 0.0 {
