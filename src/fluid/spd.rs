@@ -64,8 +64,9 @@ pub struct SpdSolver {
     lift: Vec<(u32, u32, f64)>,
     symbolic: SymbolicCholesky<u32>,
     values: Vec<f64>,
-    /// One reduced right-hand side and one solve scratch per column: the columns are solved on
-    /// separate threads.
+    /// For faer's solves (a supernodal factor, or more than three columns), one reduced
+    /// right-hand side and one solve scratch per column: the columns are solved on separate
+    /// threads. Empty otherwise.
     work: Vec<(Mat<f64>, MemBuffer)>,
     /// Each unknown's column of `L` in a simplicial factor, its reduced index in a supernodal one
     /// (`NONE` if prescribed).
@@ -149,14 +150,6 @@ impl SpdSolver {
                 Default::default(),
             )
             .map_err(|e| format!("the matrix is not positive definite: {e:?}"))?;
-        let work = (0..columns)
-            .map(|_| {
-                (
-                    Mat::zeros(n, 1),
-                    MemBuffer::new(symbolic.solve_in_place_scratch::<f64>(1, Par::Seq)),
-                )
-            })
-            .collect();
         let inverse = symbolic.perm().map(|p| p.arrays().1);
         let parent = match symbolic.raw() {
             SymbolicCholeskyRaw::Simplicial(l) => {
@@ -178,6 +171,16 @@ impl SpdSolver {
             (SymbolicCholeskyRaw::Simplicial(l), Some(parent)) => Some(TreeSplit::new(l.col_ptr(), parent.as_slice())),
             _ => None,
         };
+        // faer's column solves serve only where the split ones do not.
+        let faer_columns = if split.is_some() && columns <= 3 { 0 } else { columns };
+        let work = (0..faer_columns)
+            .map(|_| {
+                (
+                    Mat::zeros(n, 1),
+                    MemBuffer::new(symbolic.solve_in_place_scratch::<f64>(1, Par::Seq)),
+                )
+            })
+            .collect();
         let mut column = vec![NONE; matrix.rows()];
         for (r, &k) in free.iter().enumerate() {
             column[k as usize] = match (&parent, inverse) {
