@@ -170,8 +170,8 @@ fn disk_gmsh_meshes_against_the_specification() {
 
 /// The same in 3D (the specification's section 1.3), h = 0.8, 0.4 and 0.2, with the curved front:
 /// the straight facets of the sphere lie inside it by their sag (0.02 at h = 0.4), which makes
-/// every distance outside too long by about as much. Measured: full march 0.59x, 0.35x and 0.29x
-/// the specification's error, narrow band 0.95x, 0.78x and 0.53x, closest-point mode 1.69x, 1.03x
+/// every distance outside too long by about as much. Measured: full march 0.59x, 0.33x and 0.28x
+/// the specification's error, narrow band 0.95x, 0.78x and 0.52x, closest-point mode 1.69x, 1.03x
 /// and 1.01x the floor. From the straight facets (full 0.87x, 0.70x, 0.51x) the narrow band at
 /// h = 0.4 is 1.2x the specification's and closest-point mode 2.1x the floor; they are printed,
 /// and the curved front is asserted to be closer to the sphere.
@@ -199,10 +199,10 @@ fn ball_gmsh_meshes_against_the_specification() {
 /// The specification's h = 0.1 (528 000 tetrahedra; the mesh, 25 MB, is not committed; make it
 /// with `gmsh -3 meshes/ball_r3.geo -setnumber h 0.1 -format msh41 -bin -o /tmp/ball_r3_h0.1.msh`
 /// and run `TUMBLE_BALL_H01=/tmp/ball_r3_h0.1.msh cargo test --release --test fmm_accuracy --
-/// --ignored`). Measured with the curved front: full march 0.0170 = 0.22x the specification's
+/// --ignored`). Measured with the curved front: full march 0.0152 = 0.20x the specification's
 /// 0.0762 (with linear face values alone it was 0.0961 = 1.26x: first order, where the
-/// specification's converges at order 1.4 from h = 0.2); narrow band 0.0113 = 0.34x; closest-point
-/// mode 1.00x the floor. From the straight facets: 0.37x and 0.51x.
+/// specification's converges at order 1.4 from h = 0.2); narrow band 0.0104 = 0.31x; closest-point
+/// mode 1.00x the floor. From the straight facets: 0.36x and 0.49x.
 #[test]
 #[ignore = "needs a 25 MB mesh made by Gmsh; see the comment"]
 fn ball_h01_against_the_specification() {
@@ -256,9 +256,9 @@ fn disk_generated_meshes_converge() {
     assert!(orders[0] >= 1.6 && orders[1] >= 1.6 && orders[2] >= 1.8, "{orders:?}");
 }
 
-/// On the generated balls: the march converges at order 2.5 from h = 0.8 to 0.2 (asserted 1.5;
+/// On the generated balls: the march converges at order 2.6 from h = 0.8 to 0.2 (asserted 1.5;
 /// 1.2 with linear values alone), and its error at h = 0.2 is within 2.5x of the floor (measured
-/// 2.25x; the straight facets' sag keeps closest-point mode at 2.0x there).
+/// 2.17x; the straight facets' sag keeps closest-point mode at 2.0x there).
 #[test]
 fn ball_generated_meshes_converge() {
     let hs = [0.8, 0.4, 0.2];

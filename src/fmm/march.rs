@@ -42,7 +42,8 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// candidate is the exact distance to the front facet closest to the node among `a`'s facet and
 /// those reached from it by descent along the front; otherwise it is the smallest of the update
 /// through `a` alone and the updates through the faces `(a, …)` of accepted nodes around `a`
-/// (edges in 2D, triangles in 3D; in 3D, for a node that no triangle reaches, the edges `(a, b)`).
+/// (edges in 2D, triangles in 3D; in 3D, for a node that no triangle reaches, the edges `(a, b)`
+/// of the cells it shares with `a`).
 /// Faces without `a` were tried when their last node was accepted.
 ///
 /// **Second-order values.** The candidates are compared by their linear values (`State::linear`);
@@ -65,8 +66,11 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// of the distance at every h. The faces used lie within two edges of the node, so the update
 /// keeps its order, and its causality check keeps the march monotone. Asking only one of `b`, `c`
 /// to share a cell with the node tries five times as many faces and prepares twice as many: the 3D
-/// marches were 19–24 % slower for errors 2–20 % lower (the ball at h = 0.1, full march: 0.22x the
-/// specification's error against 0.27x; the band 0.34x against 0.36x).
+/// marches were 19–24 % slower. The edges, on the contrary, are only those of the node's own
+/// cells: the virtual ones (to every accepted neighbour of `a`) overestimate, and without them
+/// the ball's errors at h = 0.1 fell from 0.27x to 0.20x the specification's (full march) and
+/// from 0.36x to 0.31x (band). Of the two choices the first cost accuracy and the second gave
+/// more back (0.22x and 0.34x with both choices the other way).
 fn relax<const D: usize>(
     mesh: &SimplexMesh<D>,
     state: &mut State<D>,
@@ -134,12 +138,15 @@ struct Stencil<const D: usize> {
     pairs: Vec<[u32; 2]>,
     /// The faces a target tries (3D), listed without branching.
     tried: Vec<u32>,
-    /// The edges `(a, b)` in 3D, prepared when a target that no triangle reaches needs them.
+    /// The edges `(a, b)` to the accepted neighbours in 3D, prepared when a target that no
+    /// triangle reaches needs them.
     edges: Vec<Face<D>>,
     /// The other nodes of each face (`(b, c)`; `(b, b)` for an edge in 2D) and of each edge (3D),
     /// for their gradients.
     face_nodes: Vec<[u32; 2]>,
     edge_nodes: Vec<u32>,
+    /// The bit of each edge's `b` in `known`: a target tries the edges to its own `near` nodes.
+    edge_bits: Vec<u64>,
     /// The node being accepted.
     a: u32,
 }
@@ -163,6 +170,7 @@ impl<const D: usize> Stencil<D> {
         self.pairs.clear();
         self.edges.clear();
         self.edge_nodes.clear();
+        self.edge_bits.clear();
         self.a = a;
         let (neighbours, link) = mesh.star(a);
         for &u in neighbours {
@@ -259,15 +267,20 @@ impl<const D: usize> Stencil<D> {
         let mut best = (alone, Through::Node);
         if D == 3 && through.0 == f64::INFINITY {
             if self.edges.is_empty() {
-                for &b in &self.known {
+                for (j, &b) in self.known.iter().enumerate() {
                     let (pb, tb) = (points[b as usize], value[b as usize]);
                     if let Some(edge) = Face::new(&[pa, pb], &[ta, tb]) {
                         self.edges.push(edge);
                         self.edge_nodes.push(b);
+                        self.edge_bits.push(1u64 << (j % 64));
                     }
                 }
             }
+            let near = self.near[k];
             for (i, edge) in self.edges.iter().enumerate() {
+                if self.edge_bits[i] & near == 0 {
+                    continue;
+                }
                 let t = edge.value(w);
                 if t < best.0 {
                     best = (t, Through::Edge(i as u32));

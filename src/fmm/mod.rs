@@ -26,7 +26,7 @@
 //!    reached it. A front spreading from a curved body makes the times convex, which the linear
 //!    interpolant overestimates at every update; with the correction the march converges at order
 //!    1.8 instead of 1.15 on the disks of `tests/fmm_accuracy.rs`, and on the ball at h = 0.1 its
-//!    error is 0.22x the specification's instead of 1.26x.
+//!    error is 0.20x the specification's instead of 1.26x.
 //! 3. **Closest-point mode**: each node inherits the front facet of the accepted neighbour that
 //!    gives it the smallest *exact* distance, and that distance becomes its value. This is exact for
 //!    convex fronts (the closest-facet regions are connected) and leaves only the interpolation error
