@@ -408,27 +408,37 @@ impl FacetNeighbours {
     }
 
     /// The neighbours of the facets of `around`.
+    ///
+    /// The rows of a facet's nodes are ascending, so one merge of them lists the other facets
+    /// with the number of nodes each shares, in ascending order; they are then listed by that
+    /// number, most first (those sharing an edge: the descent takes the first improvement).
     fn around<const D: usize>(around: &NodeFacets<D>) -> Self {
-        let mut offsets = vec![0u32];
+        let mut offsets = Vec::with_capacity(around.local.len() + 1);
+        offsets.push(0u32);
         let mut list = Vec::new();
-        let mut mine: Vec<u32> = Vec::new();
-        let mut shared: Vec<(u32, u32)> = Vec::new();
+        let mut shared: Vec<(u32, usize)> = Vec::new();
         for (i, nodes) in around.local.iter().enumerate() {
-            mine.clear();
-            for &k in nodes {
-                mine.extend(around.of(k).iter().filter(|&&g| g != i as u32));
-            }
-            // Facets sharing more nodes (an edge) first: the descent takes the first improvement.
-            mine.sort_unstable();
+            let mut rows: [&[u32]; D] = std::array::from_fn(|j| around.of(nodes[j]));
             shared.clear();
-            for &g in &mine {
-                match shared.last_mut() {
-                    Some((h, n)) if *h == g => *n += 1,
-                    _ => shared.push((g, 1)),
+            loop {
+                let g = rows.iter().filter_map(|r| r.first()).fold(u32::MAX, |g, &h| g.min(h));
+                if g == u32::MAX {
+                    break;
+                }
+                let mut n = 0;
+                for r in &mut rows {
+                    if r.first() == Some(&g) {
+                        *r = &r[1..];
+                        n += 1;
+                    }
+                }
+                if g != i as u32 {
+                    shared.push((g, n));
                 }
             }
-            shared.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            list.extend(shared.iter().map(|&(g, _)| g));
+            for n in (1..=D).rev() {
+                list.extend(shared.iter().filter(|s| s.1 == n).map(|s| s.0));
+            }
             offsets.push(list.len() as u32);
         }
         FacetNeighbours { offsets, list }
