@@ -816,9 +816,10 @@ fn cell_system<const D: usize>(
     let nb = p2_count(D);
     let map = space.cell_map(mesh, c);
     let dofs = space.dofs(c);
-    // a[i][j][d][e] per component pair (d, e): diffusion on d == e, convection terms.
-    let mut a = [[[[0.0; 3]; 3]; 10]; 10];
-    let mut b = [[[0.0; 3]; 10]; 4];
+    // a[i][j][d][e] per component pair (d, e): diffusion and transport on d == e, and the
+    // Newton term `(u·∇)w`; b[m][i][d] = −∫ λ_m ∂_d φ_i.
+    let mut a = [[[[0.0; D]; D]; 10]; 10];
+    let mut b = [[[0.0; D]; 10]; 4];
     load.fill(0.0);
     for (l, wq) in rule.points.iter().zip(&rule.weights) {
         let Local {
@@ -835,35 +836,61 @@ fn cell_system<const D: usize>(
             }
             None => (Vector::<D>::zeros(), nalgebra::SMatrix::<f64, D, D>::zeros()),
         };
+        // Per basis function: wq φ_i, wq ν ∇φ_i and w·∇φ_i.
+        let mut weighted = [0.0; 10];
+        let mut viscous = [Vector::<D>::zeros(); 10];
+        let mut transport = [0.0; 10];
         for i in 0..nb {
+            weighted[i] = wq * phi[i];
+            viscous[i] = grad[i] * (wq * nu);
+            transport[i] = wv.dot(&grad[i]);
             for d in 0..D {
-                load[i * D + d] += fx[d] * wq * phi[i];
+                load[i * D + d] += fx[d] * weighted[i];
             }
+        }
+        for i in 0..nb {
             for j in 0..nb {
-                let diffusion = wq * nu * grad[i].dot(&grad[j]);
-                let transport = wq * wv.dot(&grad[j]) * phi[i];
+                let diagonal = viscous[i].dot(&grad[j]) + weighted[i] * transport[j];
+                let mass = weighted[i] * phi[j];
+                let block = &mut a[i][j];
                 for d in 0..D {
-                    a[i][j][d][d] += diffusion + transport;
-                    for e in 0..D {
-                        a[i][j][d][e] += wq * phi[j] * wg[(d, e)] * phi[i];
+                    block[d][d] += diagonal;
+                    if w.is_some() {
+                        for e in 0..D {
+                            block[d][e] += mass * wg[(d, e)];
+                        }
                     }
                 }
             }
-            for m in 0..=D {
+            for (m, bm) in b.iter_mut().enumerate().take(D + 1) {
                 for d in 0..D {
-                    b[m][i][d] -= wq * l[m] * grad[i][d];
+                    bm[i][d] -= wq * l[m] * grad[i][d];
                 }
             }
         }
     }
-    let velocity = a[..nb].iter().flat_map(|row| {
-        row[..nb]
-            .iter()
-            .flat_map(|block| components::<D>(coupled).map(|(d, e)| block[d][e]))
-    });
-    let divergence = (0..nb).flat_map(|i| (0..=D).flat_map(move |m| (0..D).flat_map(move |d| [b[m][i][d]; 2])));
-    for (slot, value) in out.iter_mut().zip(velocity.chain(divergence)) {
-        *slot = value;
+    // The entries in the order of `local_entries`.
+    let mut k = 0;
+    for row in &a[..nb] {
+        for block in &row[..nb] {
+            for (d, block_d) in block.iter().enumerate() {
+                for (e, &value) in block_d.iter().enumerate() {
+                    if coupled || d == e {
+                        out[k] = value;
+                        k += 1;
+                    }
+                }
+            }
+        }
+    }
+    for i in 0..nb {
+        for bm in &b[..=D] {
+            for &value in &bm[i] {
+                out[k] = value;
+                out[k + 1] = value;
+                k += 2;
+            }
+        }
     }
 }
 
