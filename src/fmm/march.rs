@@ -69,8 +69,7 @@ pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>,
 /// marches were 19–24 % slower. The edges, on the contrary, are only those of the node's own
 /// cells: the virtual ones (to every accepted neighbour of `a`) overestimate, and without them
 /// the ball's errors at h = 0.1 fell from 0.27x to 0.20x the specification's (full march) and
-/// from 0.36x to 0.31x (band). Of the two choices the first cost accuracy and the second gave
-/// more back (0.22x and 0.34x with both choices the other way).
+/// from 0.36x to 0.31x (band); with neither choice they were 0.22x and 0.34x.
 fn relax<const D: usize>(
     mesh: &SimplexMesh<D>,
     state: &mut State<D>,
