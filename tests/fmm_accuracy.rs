@@ -144,7 +144,7 @@ fn check(label: &str, e: &Errors, spec_full: f64, spec_band: f64, floor_factor: 
 
 /// On Gmsh meshes of the specification's geometry (the same test as its table, section 1.2), with
 /// the front's straight facets as the specification has it: the full march within 1.05x and the
-/// narrow band within 1.1x of the specification's errors (measured 0.11–0.61x and 0.21–0.85x) and
+/// narrow band within 1.1x of the specification's errors (measured 0.11–0.61x and 0.20–0.85x) and
 /// closest-point mode within 2x of the interpolation floor (1.7–1.9x: the facets' sag). With the
 /// curved front closest-point mode is at the floor (1.00–1.01x measured; asserted within 1.1x).
 #[test]
@@ -220,7 +220,7 @@ fn ball_h01_against_the_specification() {
 }
 
 /// On the generated meshes, down to h = 0.0125 (417 000 triangles): the march with its
-/// second-order face values converges at order 1.8 (full) and 1.75 (band), asserted at 1.6 (the
+/// second-order face values converges at order 1.89 (full) and 1.86 (band), asserted at 1.6 (the
 /// linear values alone gave 1.15 and 1.08); closest-point mode at second order and within 2x of
 /// the floor.
 #[test]

@@ -17,15 +17,15 @@
 //!    winding number.
 //! 2. **Marching**: an indexed binary heap with decrease-key; a node taken from the heap is accepted
 //!    and its unaccepted neighbours are updated through it and through the faces of accepted nodes
-//!    around it, those of cells it shares with them and the nearby ones as virtual simplices (see
-//!    the `march` module and [`update`], with its causality check); the march stops when the
-//!    smallest tentative value exceeds `d_max`. Nodes never accepted get `δ`. The update is the
-//!    standard one (the minimum over the face of a linear interpolant plus the distance) with a
-//!    second-order value: the face's times are interpolated with the nodes' gradients
-//!    ([`update::Face::corrected`]), each node keeping the direction of the characteristic that
-//!    reached it. A front spreading from a curved body makes the times convex, which the linear
+//!    around it, those of cells it shares with them and, in 3D, the nearby ones as virtual
+//!    simplices (see the `march` module and [`update`], with its causality check); the march
+//!    stops when the smallest tentative value exceeds `d_max`. Nodes never accepted get `δ`. The
+//!    update is the standard one (the minimum over the face of a linear interpolant plus the
+//!    distance) with a second-order value: the face's times are interpolated with the nodes'
+//!    gradients ([`update::Face::corrected`]), each node keeping the direction of the
+//!    characteristic that reached it. A front spreading from a curved body makes the times convex, which the linear
 //!    interpolant overestimates at every update; with the correction the march converges at order
-//!    1.8 instead of 1.15 on the disks of `tests/fmm_accuracy.rs`, and on the ball at h = 0.1 its
+//!    1.89 instead of 1.15 on the disks of `tests/fmm_accuracy.rs`, and on the ball at h = 0.1 its
 //!    error is 0.20x the specification's instead of 1.26x.
 //! 3. **Closest-point mode**: each node inherits the front facet of the accepted neighbour that
 //!    gives it the smallest *exact* distance, and that distance becomes its value. This is exact for
