@@ -18,6 +18,7 @@ pub mod space;
 pub mod sparse;
 pub mod spd;
 pub mod steady;
+pub mod supernodal_lu;
 pub mod tree_split;
 pub mod unsteady;
 

@@ -19,12 +19,13 @@
 //! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
 //! pressure's first dof is pinned to 0. Cells are assembled in parallel into a matrix structure
 //! computed once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by
-//! `LDLᵀ` ([`super::saddle`]); the others by faer's sparse LU, or, once Newton is close, by GMRES
-//! preconditioned with the last LU (see [`solve_steady`]).
+//! `LDLᵀ`, the others by LU, both without pivoting on the symmetric pattern ([`super::saddle`])
+//! and refined by GMRES; once Newton is close, a step is solved by GMRES preconditioned with the
+//! last LU (see [`solve_steady`]).
 
 use super::gmres::gmres;
 use super::quadrature::Quadrature;
-use super::saddle::SaddleLdlt;
+use super::saddle::Saddle;
 use super::space::{p2_count, Local, P2Space};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
@@ -192,7 +193,9 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// Solves a steady problem; returns the flow and the number of Newton steps (0 for Stokes).
 ///
 /// Newton starts from rest, so its first step is the Stokes solution, a symmetric system solved
-/// by `LDLᵀ` ([`super::saddle`]); the others are solved by LU. It stops when the velocity change,
+/// by `LDLᵀ`; the others by LU ([`super::saddle`]: both without pivoting, in one elimination
+/// order computed once, and refined by GMRES to the step's tolerance, faer's LU with partial
+/// pivoting taking over if GMRES does not get there). It stops when the velocity change,
 /// relative to the largest velocity, is below `tolerance`, or below `√tolerance` after falling
 /// at least tenfold: in Newton's quadratic regime the error left is then about the square of the
 /// change, which saves the last, confirming step.
@@ -200,7 +203,7 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
 /// relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
 /// of a new factorisation ([`super::gmres`]): the Jacobians differ by about that much, so GMRES
-/// needs a few triangular solves, each about a twentieth of a factorisation. Its residual is
+/// needs a few triangular solves, each about a sixth of a factorisation (2D). Its residual is
 /// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
 /// change, which keeps the convergence quadratic (the stopping rule above relies on it). If
 /// GMRES does not get there in [`GMRES_ITERATIONS`], the step factorises its own Jacobian.
@@ -346,7 +349,7 @@ impl<const D: usize> Newton<'_, D> {
                 // From rest the linearisation is Stokes: symmetric.
                 system.solve_symmetric(&mut next)?;
             } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing * base_residual).is_some()) {
-                system.solve_lu(&mut next)?;
+                system.solve_factored(&mut next, forcing * base_residual)?;
                 since_factor = 0.0;
             }
             let next_flow = system.flow(&next)?;
@@ -397,10 +400,10 @@ pub const REUSE: f64 = 0.2;
 /// (each costs a pair of triangular solves and a product with the matrix).
 pub const GMRES_ITERATIONS: usize = 20;
 
-/// The LU's parallelism: one thread in 2D, where faer's parallel supernodal LU spends more time
-/// yielding between its threads than it gains (the Schäfer–Turek meshes: 25 % faster alone);
-/// faer's global setting in 3D, where the supernodes are large (the sphere drag example: 1.5x
-/// slower alone).
+/// The factorisations' parallelism: one thread in 2D, where faer's parallel supernodal kernels
+/// spend more time yielding between their threads than they gain (the Schäfer–Turek meshes: 25 %
+/// faster alone); faer's global setting in 3D, where the supernodes are large (the sphere drag
+/// example: 1.5x slower alone).
 fn lu_par(dimension: usize) -> Par {
     if dimension == 2 {
         Par::Seq
@@ -415,12 +418,12 @@ pub const SYMMETRIC_TOLERANCE: f64 = 1e-12;
 /// Marks a local entry left out of the matrix (its row is prescribed).
 const DROPPED: u32 = u32::MAX;
 
-/// The linearised system in compressed columns, assembled in place, and its LU factorisation.
+/// The linearised system in compressed columns, assembled in place, and its factorisations.
 ///
 /// Every matrix of a solve has the same entries: the cells in order, for each a `D × D` block per
 /// pair of velocity dofs (its diagonal only for Stokes; Newton's first, Stokes, step has zeros
 /// off it) and the divergence pairs. So the structure, the place of each cell's entries in it and
-/// the symbolic LU are computed once; an assembly adds the cells' values into place, block of
+/// the elimination order are computed once; an assembly adds the cells' values into place, block of
 /// cells by block of cells (computed in parallel, then added in order, so the sums do not depend
 /// on the thread count).
 struct System<const D: usize> {
@@ -431,8 +434,6 @@ struct System<const D: usize> {
     n1: usize,
     /// The prescribed rows (identity rows) and their values.
     prescribed: Vec<(usize, f64)>,
-    /// Whether each unknown is prescribed.
-    is_fixed: Vec<bool>,
     columns: SymbolicSparseColMat<usize>,
     /// Per cell, per local entry: its position in `values`, or [`DROPPED`].
     slots: Vec<u32>,
@@ -443,8 +444,21 @@ struct System<const D: usize> {
     /// One block of cells' local matrices and loads.
     local: Vec<f64>,
     loads: Vec<f64>,
-    /// The LU of the last matrix factorised (none until the first is needed).
+    /// The factorisations without pivoting on the symmetric pattern (the structure computed
+    /// once): `LDLᵀ` for Stokes, `LU` for Newton.
+    saddle: Saddle,
+    /// faer's LU with partial pivoting, for a matrix on which the saddle LU does not bring GMRES
+    /// to its tolerance (none until the first is needed).
     lu: Option<Lu>,
+    /// Which of the two holds the last factorisation of a Newton Jacobian.
+    last: Option<Factor>,
+}
+
+/// A factorisation [`System`] holds.
+#[derive(Clone, Copy)]
+enum Factor {
+    Saddle,
+    Pivoted,
 }
 
 /// An LU factorisation with its symbolic part (shared by every matrix of a solve) and the
@@ -507,7 +521,7 @@ fn local_count(dimension: usize, coupled: bool) -> usize {
 }
 
 impl<const D: usize> System<D> {
-    /// The structure of the problem's matrices and its symbolic LU.
+    /// The structure of the problem's matrices and its elimination order.
     fn new(mesh: &SimplexMesh<D>, space: &P2Space<D>, problem: &SteadyProblem<D>) -> Result<Self, FluidError> {
         let n2 = space.len();
         let n1 = mesh.num_points();
@@ -601,6 +615,7 @@ impl<const D: usize> System<D> {
         let identity = prescribed.iter().map(|&(row, _)| position((row, row))).collect();
         let row_idx_len = row_idx.len();
         let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
+        let saddle = Saddle::new(columns.as_ref(), &is_fixed, D * n2, lu_par(D)).map_err(FluidError::Solve)?;
         let block = (1 << 20) / per_cell;
         Ok(System {
             size,
@@ -608,7 +623,6 @@ impl<const D: usize> System<D> {
             coupled,
             n1,
             prescribed,
-            is_fixed,
             values: vec![0.0; row_idx_len],
             columns,
             slots,
@@ -616,7 +630,9 @@ impl<const D: usize> System<D> {
             rhs: vec![0.0; size],
             local: vec![0.0; block * per_cell],
             loads: vec![0.0; block * p2_count(D) * D],
+            saddle,
             lu: None,
+            last: None,
         })
     }
 
@@ -731,45 +747,67 @@ impl<const D: usize> System<D> {
     }
 
     /// Solves the assembled system, which must be symmetric (Stokes), into `x`: by `LDLᵀ`
-    /// ([`SaddleLdlt`]), refined by GMRES on the full system with it as the preconditioner, to a
-    /// residual of [`SYMMETRIC_TOLERANCE`] times the right-hand side's; by the LU if that fails.
+    /// ([`Saddle::factorize_symmetric`]), refined by GMRES on the full system with it as the
+    /// preconditioner, to a residual of [`SYMMETRIC_TOLERANCE`] times the right-hand side's; by
+    /// faer's LU if that fails.
     fn solve_symmetric(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
-        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        let refined = SaddleLdlt::new(matrix, &self.is_fixed, D * self.n2, lu_par(D))
+        let tolerance = SYMMETRIC_TOLERANCE * self.rhs.iter().map(|b| b * b).sum::<f64>().sqrt();
+        self.last = self
+            .saddle
+            .factorize_symmetric(&self.values)
             .ok()
-            .and_then(|mut ldlt| {
-                x.copy_from_slice(&self.rhs);
-                ldlt.apply(x);
-                let tolerance = SYMMETRIC_TOLERANCE * self.rhs.iter().map(|b| b * b).sum::<f64>().sqrt();
+            .map(|()| Factor::Saddle);
+        x.copy_from_slice(&self.rhs);
+        self.saddle.apply(x);
+        if self.gmres(x, tolerance).is_none() {
+            self.solve_lu(x)?;
+        }
+        // A Newton step never reuses the Stokes factorisation.
+        self.last = None;
+        Ok(())
+    }
+
+    /// Factorises the assembled system (the saddle LU) and solves it from the guess in `x` by
+    /// GMRES preconditioned with that factorisation, to a residual norm of `tolerance`; by
+    /// faer's LU with partial pivoting if GMRES does not get there.
+    fn solve_factored(&mut self, x: &mut [f64], tolerance: f64) -> Result<(), FluidError> {
+        self.saddle
+            .factorize(SparseColMatRef::new(self.columns.as_ref(), &self.values));
+        self.last = Some(Factor::Saddle);
+        if self.gmres(x, tolerance).is_none() {
+            self.solve_lu(x)?;
+            self.last = Some(Factor::Pivoted);
+        }
+        Ok(())
+    }
+
+    /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
+    /// factorisation, to a residual norm of `tolerance`; `None` (and `x` unchanged) without a
+    /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
+    fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
+        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
+        let apply = |v: &[f64], out: &mut [f64]| multiply(matrix, v, out);
+        match self.last? {
+            Factor::Saddle => gmres(
+                apply,
+                |v| self.saddle.apply(v),
+                &self.rhs,
+                x,
+                tolerance,
+                GMRES_ITERATIONS,
+            ),
+            Factor::Pivoted => {
+                let lu = self.lu.as_mut()?;
                 gmres(
-                    |v, out| multiply(matrix, v, out),
-                    |v| ldlt.apply(v),
+                    apply,
+                    |v| lu.solve(v, lu_par(D)),
                     &self.rhs,
                     x,
                     tolerance,
                     GMRES_ITERATIONS,
                 )
-            });
-        match refined {
-            Some(_) => Ok(()),
-            None => self.solve_lu(x),
+            }
         }
-    }
-
-    /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
-    /// LU, to a residual norm of `tolerance`; `None` (and `x` unchanged) without a factorisation
-    /// or when it takes more than [`GMRES_ITERATIONS`].
-    fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
-        let lu = self.lu.as_mut()?;
-        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        gmres(
-            |v, out| multiply(matrix, v, out),
-            |v| lu.solve(v, lu_par(D)),
-            &self.rhs,
-            x,
-            tolerance,
-            GMRES_ITERATIONS,
-        )
     }
 
     /// The flow of a solution vector (`u_x` at every P2 dof, `u_y` (`u_z`), then `p`); an error
