@@ -156,6 +156,44 @@ impl<const D: usize> P2Space<D> {
         &self.cell_dofs[c as usize * n..(c as usize + 1) * n]
     }
 
+    /// The P2 dofs sharing a cell with each dof (itself included), ascending, in compressed
+    /// rows: dof `k`'s are `list[ptr[k]..ptr[k + 1]]`. Returns `(ptr, list)`.
+    pub fn neighbours(&self) -> (Vec<usize>, Vec<u32>) {
+        let n = self.len();
+        let nb = p2_count(D);
+        // The cells of each dof, in compressed rows.
+        let mut start = vec![0usize; n + 1];
+        for &k in &self.cell_dofs {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..n {
+            start[k + 1] += start[k];
+        }
+        let mut cursor = start.clone();
+        let mut cells = vec![0u32; self.cell_dofs.len()];
+        for (c, dofs) in self.cell_dofs.chunks_exact(nb).enumerate() {
+            for &k in dofs {
+                cells[cursor[k as usize]] = c as u32;
+                cursor[k as usize] += 1;
+            }
+        }
+        let mut ptr = Vec::with_capacity(n + 1);
+        let mut list = Vec::with_capacity(self.cell_dofs.len() * 3);
+        ptr.push(0);
+        let mut around = Vec::new();
+        for k in 0..n {
+            around.clear();
+            for &c in &cells[start[k]..start[k + 1]] {
+                around.extend_from_slice(self.dofs(c));
+            }
+            around.sort_unstable();
+            around.dedup();
+            list.extend_from_slice(&around);
+            ptr.push(list.len());
+        }
+        (ptr, list)
+    }
+
     /// The position of every P2 dof (vertices, then edge midpoints, on the true boundary where it
     /// is curved).
     pub fn coordinates(&self) -> &[Point<D>] {

@@ -481,39 +481,15 @@ impl Lu {
     }
 }
 
-/// The local entries of a cell, in the order [`System`] stores them: the velocity blocks
-/// `(i, j, d, e)` (row dof `i`, component `d`; column dof `j`, component `e`; only `d = e`
-/// unless `coupled`, as Stokes does not couple the components), then for each velocity dof `i`,
-/// vertex `m` and component `d` the divergence entry `(q_m, u_i^d)` and its transpose.
-fn local_entries<'a, const D: usize>(
-    dofs: &'a [u32],
-    vertices: &'a [u32],
-    n2: usize,
-    coupled: bool,
-) -> impl Iterator<Item = (usize, usize)> + 'a {
-    let nb = p2_count(D);
-    let velocity = (0..nb).flat_map(move |i| {
-        (0..nb).flat_map(move |j| {
-            components::<D>(coupled).map(move |(d, e)| (d * n2 + dofs[i] as usize, e * n2 + dofs[j] as usize))
-        })
-    });
-    let divergence = (0..nb).flat_map(move |i| {
-        vertices.iter().flat_map(move |&vertex| {
-            (0..D).flat_map(move |d| {
-                let (q, u) = (D * n2 + vertex as usize, d * n2 + dofs[i] as usize);
-                [(q, u), (u, q)]
-            })
-        })
-    });
-    velocity.chain(divergence)
-}
-
 /// The component pairs `(d, e)` of a velocity block: all of them if `coupled`, else `d = e`.
 fn components<const D: usize>(coupled: bool) -> impl Iterator<Item = (usize, usize)> {
     (0..D).flat_map(move |d| (0..D).filter(move |&e| coupled || d == e).map(move |e| (d, e)))
 }
 
-/// The number of local entries of a cell (see [`local_entries`]).
+/// The number of local entries of a cell. In their order: the velocity blocks `(i, j, d, e)`
+/// (row dof `i`, component `d`; column dof `j`, component `e`; only `d = e` unless `coupled`, as
+/// Stokes does not couple the components), then for each velocity dof `i`, vertex `m` and
+/// component `d` the divergence entry `(q_m, u_i^d)` and its transpose.
 fn local_count(dimension: usize, coupled: bool) -> usize {
     let nb = p2_count(dimension);
     let blocks = if coupled { dimension * dimension } else { dimension };
@@ -548,71 +524,119 @@ impl<const D: usize> System<D> {
             .enumerate()
             .filter_map(|(row, v)| v.map(|v| (row, v)))
             .collect();
-        // The entries kept, as column-major keys, sorted and deduplicated (the dropped ones, as
-        // u64::MAX, sort last).
+        // Every pair of unknowns of a cell is an entry, the prescribed rows' included (they stay
+        // zero but keep the pattern symmetric), so each column is a union of the neighbour list
+        // `N(k)` (the P2 dofs sharing a cell with dof `k`, sorted): velocity column `(e, k)` has
+        // the rows `d n₂ + N(k)` for each component `d` it couples to, then the pressures
+        // `D n₂ + v` for the vertices `v` of `N(k)` (its first entries, as vertices are the P2 dofs
+        // below `n₁`); pressure column `v` has `d n₂ + N(v)` for every `d` (and its own diagonal
+        // if pinned). An entry's position is then its column's start plus its block's plus the
+        // rank of its row in a neighbour list.
         let coupled = problem.convection;
-        let per_cell = local_count(D, coupled);
-        let cells = mesh.num_cells();
-        let key = |(row, col): (usize, usize)| (col * size + row) as u64;
-        let mut keys = vec![u64::MAX; cells * per_cell + prescribed.len()];
-        keys[..cells * per_cell]
-            .par_chunks_mut(per_cell)
-            .enumerate()
-            .for_each(|(c, out)| {
-                let c = c as u32;
-                for (k, entry) in out
-                    .iter_mut()
-                    .zip(local_entries::<D>(space.dofs(c), mesh.cell(c), n2, coupled))
-                {
-                    if !is_fixed[entry.0] {
-                        *k = key(entry);
-                    }
-                }
-            });
-        for (k, &(row, _)) in keys[cells * per_cell..].iter_mut().zip(&prescribed) {
-            *k = key((row, row));
-        }
-        keys.par_sort_unstable();
-        keys.dedup();
-        if keys.last() == Some(&u64::MAX) {
-            keys.pop();
-        }
-        if keys.len() >= DROPPED as usize {
-            return Err(FluidError::Solve(format!(
-                "{} matrix entries: more than 32-bit positions can hold",
-                keys.len()
-            )));
-        }
+        let blocks = if coupled { D } else { 1 };
+        let (neighbour_ptr, neighbour_list) = space.neighbours();
+        let neighbours = |k: usize| &neighbour_list[neighbour_ptr[k]..neighbour_ptr[k + 1]];
+        let vertices_among = |k: usize| neighbours(k).partition_point(|&v| (v as usize) < n1);
         let mut col_ptr = vec![0usize; size + 1];
-        let row_idx: Vec<usize> = keys.iter().map(|&k| (k % size as u64) as usize).collect();
-        for &k in &keys {
-            col_ptr[(k / size as u64) as usize + 1] += 1;
+        for e in 0..D {
+            for k in 0..n2 {
+                col_ptr[e * n2 + k + 1] = blocks * neighbours(k).len() + vertices_among(k);
+            }
+        }
+        for v in 0..n1 {
+            col_ptr[D * n2 + v + 1] = D * neighbours(v).len() + is_fixed[D * n2 + v] as usize;
         }
         for j in 0..size {
             col_ptr[j + 1] += col_ptr[j];
         }
-        drop(keys);
-        // An entry's position: its row among its column's (sorted) rows.
-        let position = |(row, col): (usize, usize)| {
-            let start = col_ptr[col];
-            let within = row_idx[start..col_ptr[col + 1]]
-                .binary_search(&row)
-                .expect("an entry of the pattern");
-            (start + within) as u32
-        };
+        if col_ptr[size] >= DROPPED as usize {
+            return Err(FluidError::Solve(format!(
+                "{} matrix entries: more than 32-bit positions can hold",
+                col_ptr[size]
+            )));
+        }
+        let mut row_idx = Vec::with_capacity(col_ptr[size]);
+        for e in 0..D {
+            for k in 0..n2 {
+                let coupled_to = if coupled { 0..D } else { e..e + 1 };
+                for d in coupled_to {
+                    row_idx.extend(neighbours(k).iter().map(|&m| d * n2 + m as usize));
+                }
+                row_idx.extend(neighbours(k)[..vertices_among(k)].iter().map(|&v| D * n2 + v as usize));
+            }
+        }
+        for v in 0..n1 {
+            for d in 0..D {
+                row_idx.extend(neighbours(v).iter().map(|&m| d * n2 + m as usize));
+            }
+            if is_fixed[D * n2 + v] {
+                row_idx.push(D * n2 + v);
+            }
+        }
+        let per_cell = local_count(D, coupled);
+        let cells = mesh.num_cells();
+        let nb = p2_count(D);
         let mut slots = vec![DROPPED; cells * per_cell];
         slots.par_chunks_mut(per_cell).enumerate().for_each(|(c, out)| {
-            let c = c as u32;
-            for (slot, entry) in out
-                .iter_mut()
-                .zip(local_entries::<D>(space.dofs(c), mesh.cell(c), n2, coupled))
-            {
-                if !is_fixed[entry.0] {
-                    *slot = position(entry);
+            let dofs = space.dofs(c as u32);
+            // rank[a][b]: the place of dof a in N(dof b).
+            let mut rank = [[0usize; 10]; 10];
+            for (b, &db) in dofs.iter().enumerate() {
+                let list = neighbours(db as usize);
+                for (a, &da) in dofs.iter().enumerate() {
+                    rank[a][b] = list.binary_search(&da).expect("dofs of one cell are neighbours");
                 }
             }
+            let mut out = out.iter_mut();
+            let mut put = |row: usize, position: usize| {
+                *out.next().expect("local_count entries") = if is_fixed[row] { DROPPED } else { position as u32 };
+            };
+            // The velocity blocks (i, j, d, e), in the order cell_system writes them.
+            for (i, &di) in dofs.iter().enumerate() {
+                for (j, &dj) in dofs.iter().enumerate() {
+                    let length = neighbours(dj as usize).len();
+                    for (d, e) in components::<D>(coupled) {
+                        let block = if coupled { d } else { 0 };
+                        put(
+                            d * n2 + di as usize,
+                            col_ptr[e * n2 + dj as usize] + block * length + rank[i][j],
+                        );
+                    }
+                }
+            }
+            // The divergence pairs (q_m, u_i^d) and (u_i^d, q_m).
+            for (i, &di) in dofs.iter().enumerate() {
+                let length = neighbours(di as usize).len();
+                for (m, &vertex) in dofs[..D + 1].iter().enumerate() {
+                    let vertex_length = neighbours(vertex as usize).len();
+                    for d in 0..D {
+                        let (q, u) = (D * n2 + vertex as usize, d * n2 + di as usize);
+                        put(q, col_ptr[u] + blocks * length + rank[m][i]);
+                        put(u, col_ptr[q] + d * vertex_length + rank[i][m]);
+                    }
+                }
+            }
+            debug_assert_eq!(
+                nb * nb * components::<D>(coupled).count() + 2 * nb * (D + 1) * D,
+                per_cell
+            );
         });
-        let identity = prescribed.iter().map(|&(row, _)| position((row, row))).collect();
+        // The prescribed rows' diagonal entries.
+        let identity = prescribed
+            .iter()
+            .map(|&(row, _)| {
+                if row < D * n2 {
+                    let (d, k) = (row / n2, row % n2);
+                    let block = if coupled { d } else { 0 };
+                    let within = neighbours(k)
+                        .binary_search(&(k as u32))
+                        .expect("a dof is its own neighbour");
+                    (col_ptr[row] + block * neighbours(k).len() + within) as u32
+                } else {
+                    (col_ptr[row + 1] - 1) as u32
+                }
+            })
+            .collect();
         let row_idx_len = row_idx.len();
         let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
         let saddle = Saddle::new(columns.as_ref(), &is_fixed, D * n2, lu_par(D)).map_err(FluidError::Solve)?;
@@ -836,7 +860,7 @@ fn multiply(a: SparseColMatRef<'_, usize, f64>, v: &[f64], out: &mut [f64]) {
     }
 }
 
-/// One cell's local matrix (in the order of [`local_entries`], with its `coupled` blocks) and
+/// One cell's local matrix (in the order of [`local_count`], with its `coupled` blocks) and
 /// load (per dof, per component): Stokes, or the Newton linearisation about `w`.
 #[allow(clippy::too_many_arguments)]
 fn cell_system<const D: usize>(
@@ -907,7 +931,7 @@ fn cell_system<const D: usize>(
             }
         }
     }
-    // The entries in the order of `local_entries`.
+    // The entries in the order of `local_count`.
     let mut k = 0;
     for row in &a[..nb] {
         for block in &row[..nb] {
