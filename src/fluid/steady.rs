@@ -639,7 +639,7 @@ impl<const D: usize> System<D> {
             .collect();
         let row_idx_len = row_idx.len();
         let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
-        let saddle = Saddle::new(columns.as_ref(), &is_fixed, D * n2, lu_par(D)).map_err(FluidError::Solve)?;
+        let saddle = Saddle::new(columns.as_ref(), &is_fixed, n2, D * n2, lu_par(D)).map_err(FluidError::Solve)?;
         let block = (1 << 20) / per_cell;
         Ok(System {
             size,

@@ -409,6 +409,7 @@ fn factorize_dense(mut a: MatMut<'_, f64>, negative: &[bool], pivots: Pivots, pa
 #[cfg(test)]
 mod tests {
     use super::{Pivots, SupernodalLu, BLOCK};
+    use faer::perm::PermRef;
     use faer::sparse::linalg::cholesky::{
         factorize_symbolic_cholesky, CholeskySymbolicParams, SymbolicCholeskyRaw, SymmetricOrdering,
     };
@@ -485,5 +486,56 @@ mod tests {
             })
             .fold(0.0, f64::max);
         assert!(worst < 1e-12, "largest residual {worst:.1e}");
+    }
+
+    #[test]
+    fn a_zero_pivot_is_replaced_and_counted() {
+        // [[0, 1], [1, 2]] eliminated in its own order: the first pivot (a "pressure", expected
+        // negative) is zero and becomes −δ, so the factors are those of [[−δ, 1], [1, 2]]: the
+        // solve is off by about δ, and exact for that matrix.
+        let pattern = SparseColMat::try_new_from_triplets(
+            2,
+            2,
+            &[
+                Triplet::new(0, 0, 1.0),
+                Triplet::new(1, 0, 1.0),
+                Triplet::new(1, 1, 1.0),
+            ],
+        )
+        .expect("a valid pattern");
+        let (forward, inverse) = ([0usize, 1], [0usize, 1]);
+        let identity = PermRef::new_checked(&forward, &inverse, 2);
+        let params = CholeskySymbolicParams {
+            supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
+            ..Default::default()
+        };
+        let symbolic = factorize_symbolic_cholesky(
+            pattern.symbolic(),
+            Side::Lower,
+            SymmetricOrdering::Custom(identity),
+            params,
+        )
+        .expect("analyses");
+        let SymbolicCholeskyRaw::Supernodal(supernodal) = symbolic.raw() else {
+            panic!("forced supernodal")
+        };
+        let mut lu = SupernodalLu::new(supernodal, vec![true, false], Par::Seq);
+        let entries = [(0, 0, 0.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 2.0)];
+        let places: Vec<(usize, f64)> = entries.iter().map(|&(i, j, v)| (lu.place(i, j), v)).collect();
+        // A large δ keeps the rounding (about ε/δ, from the multiplier 1/δ) well below δ.
+        let delta = 1e-3;
+        let pivots = Pivots { epsilon: 1e-13, delta };
+        assert_eq!(lu.factorize(places.into_iter(), pivots), 1, "one pivot replaced");
+        // A x = (1, 3) has x = (1, 1); [[−δ, 1], [1, 2]] x = (1, 3) has x₀ = 1 / (1 + 2δ) and
+        // x₁ = (3 − x₀) / 2.
+        let mut x = vec![1.0, 3.0];
+        lu.solve_in_place(&mut x);
+        let x0 = 1.0 / (1.0 + 2.0 * delta);
+        let x1 = (3.0 - x0) / 2.0;
+        assert!((x[0] - x0).abs() < 1e-12 && (x[1] - x1).abs() < 1e-12, "{x:?}");
+        assert!(
+            (x[0] - 1.0).abs() > 1e-3,
+            "the regularised solve differs from the exact one"
+        );
     }
 }
