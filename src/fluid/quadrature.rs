@@ -18,9 +18,49 @@ pub struct Quadrature<const D: usize> {
     pub weights: Vec<f64>,
 }
 
+/// Dunavant's symmetric rules on the triangle (D. A. Dunavant, "High degree efficient
+/// symmetrical Gaussian quadrature rules for the triangle", IJNME 21, 1985), exact to `degree`
+/// (at most 5): each orbit is a weight and the barycentric point `(1 − 2a, a, a)` with its
+/// rotations (`a = 1/3`: the centroid alone).
+fn dunavant<const D: usize>(degree: usize) -> Quadrature<D> {
+    let s15 = 15f64.sqrt();
+    let orbits: &[(f64, f64)] = match degree {
+        0 | 1 => &[(1.0, 1.0 / 3.0)],
+        2 => &[(1.0 / 3.0, 1.0 / 6.0)],
+        3 | 4 => &[
+            (0.223381589678011, 0.445948490915965),
+            (0.109951743655322, 0.091576213509771),
+        ],
+        _ => &[
+            (9.0 / 40.0, 1.0 / 3.0),
+            ((155.0 - s15) / 1200.0, (6.0 - s15) / 21.0),
+            ((155.0 + s15) / 1200.0, (6.0 + s15) / 21.0),
+        ],
+    };
+    let mut rule = Quadrature {
+        points: Vec::new(),
+        weights: Vec::new(),
+    };
+    for &(weight, a) in orbits {
+        let centre = [1.0 - 2.0 * a, a, a];
+        let rotations = if a == 1.0 / 3.0 { 1 } else { 3 };
+        for r in 0..rotations {
+            rule.points
+                .push([centre[r], centre[(r + 1) % 3], centre[(r + 2) % 3], 0.0]);
+            rule.weights.push(weight);
+        }
+    }
+    rule
+}
+
 impl<const D: usize> Quadrature<D> {
-    /// A rule exact for polynomials of degree `degree`.
+    /// A rule exact for polynomials of degree `degree`: on triangles up to degree 5, Dunavant's
+    /// symmetric rules (1, 3, 6, 6 and 7 points for degrees 1, 2, 3, 4, 5, against Stroud's 4,
+    /// 4, 9, 9 and 16); otherwise Stroud's conical product.
     pub fn exact_to(degree: usize) -> Self {
+        if D == 2 && degree <= 5 {
+            return dunavant(degree);
+        }
         let n = (degree + D).div_ceil(2).max(1);
         let (x, w) = gauss_legendre(n);
         let mut points = Vec::new();
