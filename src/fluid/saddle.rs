@@ -8,7 +8,7 @@
 //! with the prescribed unknowns (identity rows) eliminated symmetrically: their columns move to
 //! the right-hand side. The velocity block `A` is symmetric for Stokes, not for Newton's
 //! linearisation of Navier–Stokes (`ν ∇u + (w·∇)u + (u·∇)w`), but its pattern is symmetric
-//! either way. So one elimination order serves both: AMD on the pattern, with faer's symbolic
+//! either way. So one elimination order serves both: AMD on the graph of the nodes, with faer's symbolic
 //! supernodal Cholesky, computed once ([`Saddle::new`]). A symmetric matrix is factorised as
 //! `LDLᵀ` by faer ([`Saddle::factorize_symmetric`]), any other as `LU` without pivoting in the
 //! same structure ([`Saddle::factorize`], [`super::supernodal_lu`]).
@@ -241,18 +241,20 @@ impl Saddle {
             let SymbolicCholeskyRaw::Supernodal(supernodal) = self.symbolic.raw() else {
                 unreachable!("the symbolic factorisation is forced supernodal")
             };
-            let (forward, inverse) = self.symbolic.perm().expect("an AMD ordering").arrays();
+            let (forward, inverse) = self.symbolic.perm().expect("a fill-reducing ordering").arrays();
             let negative = forward.iter().map(|&r| self.signs[r] < 0).collect();
-            let lu = SupernodalLu::new(supernodal, negative, self.par);
-            let order = |k: usize| inverse[self.reduced[k] as usize];
-            let mut place = vec![NONE; a.compute_nnz()];
+            // L takes over the LDLᵀ's values (the same size): a Newton solve's first step is Stokes.
+            let mut lu = SupernodalLu::new(supernodal, negative, std::mem::take(&mut self.ldlt), self.par);
+            let order = |k: usize| inverse[self.reduced[k] as usize] as u32;
+            let mut entries = vec![None; a.compute_nnz()];
             for j in (0..a.ncols()).filter(|&j| self.reduced[j] != NONE) {
                 for (k, i) in a.col_range(j).zip(a.row_idx_of_col(j)) {
                     if self.reduced[i] != NONE {
-                        place[k] = lu.place(order(i), order(j)) as u32;
+                        entries[k] = Some((order(i), order(j)));
                     }
                 }
             }
+            let place = lu.places(&entries);
             (lu, place)
         });
         self.factored = Some(Kind::Lu);
@@ -288,7 +290,7 @@ impl Saddle {
             ),
             Kind::Lu => {
                 let (lu, _) = self.lu.as_ref().expect("factorised");
-                let (forward, _) = self.symbolic.perm().expect("an AMD ordering").arrays();
+                let (forward, _) = self.symbolic.perm().expect("a fill-reducing ordering").arrays();
                 for (o, &r) in self.ordered.iter_mut().zip(forward) {
                     *o = self.work[r];
                 }

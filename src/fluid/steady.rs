@@ -205,8 +205,10 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// of a new factorisation ([`super::gmres`]): the Jacobians differ by about that much, so GMRES
 /// needs a few triangular solves, each about a sixth of a factorisation (2D). Its residual is
 /// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
-/// change, which keeps the convergence quadratic (the stopping rule above relies on it). If
-/// GMRES does not get there in [`GMRES_ITERATIONS`], the step factorises its own Jacobian.
+/// change, which keeps the convergence quadratic (the stopping rule above relies on it). A step
+/// whose expected iterations would cost more than a factorisation factorises instead
+/// ([`REFACTOR_ITERATIONS`]), and so does one where GMRES does not get there in
+/// [`GMRES_ITERATIONS`].
 ///
 /// Far from the solution (high Reynolds numbers) a full Newton step can overshoot: a step is
 /// halved until the residual norm `‖J(w) w − b(w)‖` decreases (Armijo's test, down to
@@ -348,7 +350,9 @@ impl<const D: usize> Newton<'_, D> {
             if step == 1 && from_rest {
                 // From rest the linearisation is Stokes: symmetric.
                 system.solve_symmetric(&mut next)?;
-            } else if !(since_factor <= REUSE && system.gmres(&mut next, forcing * base_residual).is_some()) {
+            } else if !(worth_reusing::<D>(since_factor, forcing)
+                && system.gmres(&mut next, forcing * base_residual).is_some())
+            {
                 system.solve_factored(&mut next, forcing * base_residual)?;
                 since_factor = 0.0;
             }
@@ -395,6 +399,25 @@ pub const STALLED_STEPS: usize = 3;
 /// last factorisation before Newton factorises its Jacobian again rather than reusing the LU as
 /// GMRES's preconditioner.
 pub const REUSE: f64 = 0.2;
+
+/// In 2D, a factorisation costs about as much as this many GMRES iterations (the Schäfer–Turek
+/// meshes: scatter and numeric LU 8–40 ms, an iteration 1.3–6 ms), so a step expected to take
+/// more factorises instead. In 3D a factorisation costs more than [`GMRES_ITERATIONS`].
+pub const REFACTOR_ITERATIONS: f64 = 6.0;
+
+/// Whether a Newton step should reuse the last LU, `moved` (the sum of the relative changes) from
+/// where it was computed, to reduce the residual by `forcing`: the Jacobians differ by about
+/// `moved`, so GMRES gains about that factor per iteration and needs `ln forcing / ln moved`
+/// (measured on the Schäfer–Turek medium mesh: 2, 4 and 10 iterations where this predicts 2.0,
+/// 4.2 and 9.2).
+fn worth_reusing<const D: usize>(moved: f64, forcing: f64) -> bool {
+    let limit = if D == 2 {
+        REFACTOR_ITERATIONS
+    } else {
+        GMRES_ITERATIONS as f64
+    };
+    moved <= REUSE && (moved <= 0.0 || forcing.ln() / moved.ln() <= limit)
+}
 
 /// The most GMRES iterations a Newton step spends before it factorises its own Jacobian instead
 /// (each costs a pair of triangular solves and a product with the matrix).

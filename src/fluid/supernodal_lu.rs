@@ -3,7 +3,7 @@
 //! For a matrix whose pattern is symmetric but whose values are not (Newton's linearisation of
 //! Navier–Stokes), the elimination order and the fill of a Cholesky factorisation serve an LU
 //! without pivoting as well: `L` has the Cholesky factor's pattern and `U` its transpose's. So the
-//! structure comes from faer's symbolic Cholesky (AMD ordering, supernodes), and `U`'s rows are
+//! structure comes from faer's symbolic Cholesky (a fill-reducing order, supernodes), and `U`'s rows are
 //! stored as the columns of `Uᵀ`, in panels of the same shape as `L`'s: supernode `s`, holding the
 //! columns `b..e`, has a `(e − b + r) × (e − b)` column-major panel in each of `lower` and `upper`,
 //! `r` the rows of its pattern below `e`.
@@ -84,8 +84,14 @@ pub struct SupernodalLu {
 
 impl SupernodalLu {
     /// The factors' structure from faer's symbolic supernodal Cholesky; `negative` marks the
-    /// unknowns (in its elimination order) whose pivots are expected negative.
-    pub fn new(symbolic: &SymbolicSupernodalCholesky<usize>, negative: Vec<bool>, par: Par) -> Self {
+    /// unknowns (in its elimination order) whose pivots are expected negative. `storage` is a
+    /// buffer to hold `L` (resized): memory the caller has touched already costs no page faults.
+    pub fn new(
+        symbolic: &SymbolicSupernodalCholesky<usize>,
+        negative: Vec<bool>,
+        mut storage: Vec<f64>,
+        par: Par,
+    ) -> Self {
         let n = symbolic.nrows();
         let supernodes = symbolic.n_supernodes();
         let mut begin = symbolic.supernode_begin().to_vec();
@@ -141,7 +147,11 @@ impl SupernodalLu {
             updater_ptr,
             supernode_of,
             negative,
-            lower: vec![0.0; len],
+            lower: {
+                storage.clear();
+                storage.resize(len, 0.0);
+                storage
+            },
             upper: vec![0.0; len],
             local: vec![NONE; n],
             product: Vec::new(),
@@ -160,34 +170,59 @@ impl SupernodalLu {
         self.lower.is_empty()
     }
 
-    /// Where the entry `(i, j)` of the matrix (elimination order, in the pattern) is stored: a
-    /// position in `lower`, or in `upper` plus [`SupernodalLu::len`].
-    pub fn place(&self, i: usize, j: usize) -> usize {
-        let (si, sj) = (self.supernode_of[i] as usize, self.supernode_of[j] as usize);
-        let (s, row, column, offset) = if i >= j {
-            (sj, self.local_row(sj, i), j, 0)
-        } else if si == sj {
-            (sj, i - self.begin[sj], j, 0)
-        } else {
-            (si, self.local_row(si, j), i, self.len())
-        };
-        let height = self.begin[s + 1] - self.begin[s] + self.row_ptr[s + 1] - self.row_ptr[s];
-        offset + self.panel_ptr[s] + (column - self.begin[s]) * height + row
-    }
-
-    /// The row of unknown `i` in supernode `s`'s panel.
-    fn local_row(&self, s: usize, i: usize) -> usize {
-        if i < self.begin[s + 1] {
-            i - self.begin[s]
-        } else {
-            self.begin[s + 1] - self.begin[s]
-                + self.rows[self.row_ptr[s]..self.row_ptr[s + 1]]
-                    .binary_search(&(i as u32))
-                    .expect("a row of the factor's pattern")
+    /// Where each entry `(i, j)` of the matrix (elimination order, in the pattern) is stored: a
+    /// position in `lower`, or in `upper` plus [`SupernodalLu::len`]; `None` entries are skipped
+    /// ([`NONE`] in the result). The entries are taken supernode by supernode (the one of
+    /// `min(i, j)` holds the entry), so each row's place in a panel is a lookup, not a search.
+    pub fn places(&mut self, entries: &[Option<(u32, u32)>]) -> Vec<u32> {
+        let supernodes = self.begin.len() - 1;
+        let owner = |&(i, j): &(u32, u32)| self.supernode_of[i.min(j) as usize] as usize;
+        let mut start = vec![0usize; supernodes + 1];
+        for entry in entries.iter().flatten() {
+            start[owner(entry) + 1] += 1;
         }
+        for s in 0..supernodes {
+            start[s + 1] += start[s];
+        }
+        let mut cursor = start.clone();
+        let mut by_owner = vec![0u32; start[supernodes]];
+        for (k, entry) in entries.iter().enumerate() {
+            if let Some(entry) = entry {
+                let s = owner(entry);
+                by_owner[cursor[s]] = k as u32;
+                cursor[s] += 1;
+            }
+        }
+        let len = self.len();
+        let mut places = vec![NONE; entries.len()];
+        for s in 0..supernodes {
+            let (b, e) = (self.begin[s], self.begin[s + 1]);
+            let pattern = &self.rows[self.row_ptr[s]..self.row_ptr[s + 1]];
+            let height = e - b + pattern.len();
+            for (k, &r) in pattern.iter().enumerate() {
+                self.local[r as usize] = (e - b + k) as u32;
+            }
+            for &k in &by_owner[start[s]..start[s + 1]] {
+                let (i, j) = entries[k as usize].expect("an entry");
+                let (i, j) = (i as usize, j as usize);
+                let row = |r: usize| if r < e { r - b } else { self.local[r] as usize };
+                // The diagonal block holds both triangles in `lower`; below it, `(i, j)` with
+                // `i > j` is L's, with `i < j` U's (stored as `Uᵀ[j, i]`).
+                let place = if i.max(j) < e || i > j {
+                    self.panel_ptr[s] + (j - b) * height + row(i)
+                } else {
+                    len + self.panel_ptr[s] + (i - b) * height + row(j)
+                };
+                places[k as usize] = place as u32;
+            }
+            for &r in pattern {
+                self.local[r as usize] = NONE;
+            }
+        }
+        places
     }
 
-    /// Factorises the matrix whose entries are `(place, value)` ([`SupernodalLu::place`]; entries
+    /// Factorises the matrix whose entries are `(place, value)` ([`SupernodalLu::places`]; entries
     /// at one place add up). Returns how many pivots were replaced.
     pub fn factorize(&mut self, entries: impl Iterator<Item = (usize, f64)>, pivots: Pivots) -> usize {
         let len = self.len();
@@ -454,16 +489,22 @@ mod tests {
             panic!("forced supernodal")
         };
         let (forward, inverse) = symbolic.perm().expect("AMD").arrays();
-        let mut lu = SupernodalLu::new(supernodal, vec![false; n], Par::Seq);
+        let mut lu = SupernodalLu::new(supernodal, vec![false; n], Vec::new(), Par::Seq);
         let widest = lu.begin.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         assert!(
             widest > BLOCK,
             "the widest supernode ({widest}) is factorised recursively"
         );
         assert!(lu.updaters.len() > n / 4, "{} updates", lu.updaters.len());
-        let places: Vec<(usize, f64)> = entries
+        let at: Vec<_> = entries
             .iter()
-            .map(|t| (lu.place(inverse[t.row], inverse[t.col]), t.val))
+            .map(|t| Some((inverse[t.row] as u32, inverse[t.col] as u32)))
+            .collect();
+        let places: Vec<(usize, f64)> = lu
+            .places(&at)
+            .into_iter()
+            .zip(&entries)
+            .map(|(p, t)| (p as usize, t.val))
             .collect();
         let pivots = Pivots {
             epsilon: 1e-13,
@@ -519,9 +560,15 @@ mod tests {
         let SymbolicCholeskyRaw::Supernodal(supernodal) = symbolic.raw() else {
             panic!("forced supernodal")
         };
-        let mut lu = SupernodalLu::new(supernodal, vec![true, false], Par::Seq);
+        let mut lu = SupernodalLu::new(supernodal, vec![true, false], Vec::new(), Par::Seq);
         let entries = [(0, 0, 0.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 2.0)];
-        let places: Vec<(usize, f64)> = entries.iter().map(|&(i, j, v)| (lu.place(i, j), v)).collect();
+        let at: Vec<_> = entries.iter().map(|&(i, j, _)| Some((i, j))).collect();
+        let places: Vec<(usize, f64)> = lu
+            .places(&at)
+            .into_iter()
+            .zip(&entries)
+            .map(|(p, &(_, _, v))| (p as usize, v))
+            .collect();
         // A large δ keeps the rounding (about ε/δ, from the multiplier 1/δ) well below δ.
         let delta = 1e-3;
         let pivots = Pivots { epsilon: 1e-13, delta };
