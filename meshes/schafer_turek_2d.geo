@@ -1,12 +1,16 @@
 // Schäfer–Turek 2D benchmark channel: [0, 2.2] × [0, 0.41] with a cylinder of diameter 0.1 centred
 // at (0.2, 0.2), cut out. Markers: inlet (x = 0), outlet (x = 2.2), walls (y = 0, y = 0.41),
-// cylinder. Mesh size h far away, hc on the cylinder, growing with the distance from it.
+// cylinder. Mesh size h far away, hc on the cylinder, growing with the distance from it up to
+// `reach` (default 0.4).
 // Usage: gmsh -2 schafer_turek_2d.geo -setnumber h 0.04 -setnumber hc 0.004 -format msh41 -bin -o out.msh
 If (!Exists(h))
   h = 0.04;
 EndIf
 If (!Exists(hc))
   hc = 0.004;
+EndIf
+If (!Exists(reach))
+  reach = 0.4;
 EndIf
 Point(1) = {0, 0, 0, h};
 Point(2) = {2.2, 0, 0, h};
@@ -41,7 +45,7 @@ Field[2].InField = 1;
 Field[2].SizeMin = hc;
 Field[2].SizeMax = h;
 Field[2].DistMin = 0.0;
-Field[2].DistMax = 0.4;
+Field[2].DistMax = reach;
 Background Field = 2;
 Mesh.MeshSizeExtendFromBoundary = 0;
 Mesh.MeshSizeFromPoints = 0;
