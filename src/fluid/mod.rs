@@ -2,11 +2,11 @@
 //! velocity, P1 pressure, inf-sup stable on triangles and tetrahedra), written once for 2D and 3D.
 //!
 //! The spaces ([`space`]), simplex quadrature ([`quadrature`]), the steady Stokes and
-//! Navier–Stokes solver ([`steady`], with [`saddle`] for its symmetric systems and [`gmres`] for
-//! its late Newton steps), the time stepper ([`unsteady`]), drag and lift by the volume
-//! formula ([`forces`]) and derived output fields ([`post`]); all verified in `tests/fluid.rs`
-//! (manufactured solutions, Poiseuille flow, Schäfer–Turek 2D-1). The module knows nothing of
-//! bodies or contact, nor of case files (`case` builds flows from them).
+//! Navier–Stokes solver ([`steady`], with [`saddle`] and [`supernodal_lu`] for its saddle-point
+//! systems and [`gmres`] to refine their solves), the time stepper ([`unsteady`]), drag and lift
+//! by the volume formula ([`forces`]) and derived output fields ([`post`]); all verified in
+//! `tests/fluid.rs` (manufactured solutions, Poiseuille flow, Schäfer–Turek 2D-1). The module
+//! knows nothing of bodies or contact, nor of case files (`case` builds flows from them).
 
 pub mod characteristics;
 pub mod forces;

@@ -8,10 +8,10 @@
 //! with the prescribed unknowns (identity rows) eliminated symmetrically: their columns move to
 //! the right-hand side. The velocity block `A` is symmetric for Stokes, not for Newton's
 //! linearisation of Navier–Stokes (`ν ∇u + (w·∇)u + (u·∇)w`), but its pattern is symmetric
-//! either way. So one elimination order serves both: AMD on the graph of the nodes, with faer's symbolic
-//! supernodal Cholesky, computed once ([`Saddle::new`]). A symmetric matrix is factorised as
-//! `LDLᵀ` by faer ([`Saddle::factorize_symmetric`]), any other as `LU` without pivoting in the
-//! same structure ([`Saddle::factorize`], [`super::supernodal_lu`]).
+//! either way. So one elimination order serves both: AMD on the graph of the nodes, with faer's
+//! symbolic supernodal Cholesky, computed once ([`Saddle::new`]). A symmetric matrix is
+//! factorised as `LDLᵀ` by faer ([`Saddle::factorize_symmetric`]), any other as `LU` without
+//! pivoting in the same structure ([`Saddle::factorize`], [`super::supernodal_lu`]).
 //!
 //! faer's sparse LU pivots by rows and orders its columns for `AᵀA`, whose pattern is far fuller:
 //! on the Schäfer–Turek medium mesh, 6.3 million entries in its `L + U` against 1.8 million in

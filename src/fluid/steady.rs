@@ -438,7 +438,7 @@ fn lu_par(dimension: usize) -> Par {
 /// The relative residual to which a symmetric (Stokes) system is solved.
 pub const SYMMETRIC_TOLERANCE: f64 = 1e-12;
 
-/// Marks a local entry left out of the matrix (its row is prescribed).
+/// Marks a local entry not added into the matrix (its row is prescribed: an identity row).
 const DROPPED: u32 = u32::MAX;
 
 /// The linearised system in compressed columns, assembled in place, and its factorisations.
