@@ -446,11 +446,30 @@ mod tests {
     use super::{Pivots, SupernodalLu, BLOCK};
     use faer::perm::PermRef;
     use faer::sparse::linalg::cholesky::{
-        factorize_symbolic_cholesky, CholeskySymbolicParams, SymbolicCholeskyRaw, SymmetricOrdering,
+        factorize_symbolic_cholesky, CholeskySymbolicParams, SymbolicCholesky, SymbolicCholeskyRaw, SymmetricOrdering,
     };
     use faer::sparse::linalg::SupernodalThreshold;
-    use faer::sparse::{SparseColMat, Triplet};
+    use faer::sparse::{SparseColMat, SymbolicSparseColMatRef, Triplet};
     use faer::{Par, Side};
+
+    /// faer's supernodal symbolic Cholesky of the lower triangle `pattern` in `ordering`.
+    fn analyse(
+        pattern: SymbolicSparseColMatRef<'_, usize>,
+        ordering: SymmetricOrdering<'_, usize>,
+    ) -> SymbolicCholesky<usize> {
+        let params = CholeskySymbolicParams {
+            supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
+            ..Default::default()
+        };
+        factorize_symbolic_cholesky(pattern, Side::Lower, ordering, params).expect("analyses")
+    }
+
+    /// Factorises the matrix with the entries `(i, j, value)` (elimination order).
+    fn factorize(lu: &mut SupernodalLu, entries: &[(usize, usize, f64)], pivots: Pivots) -> usize {
+        let at: Vec<_> = entries.iter().map(|&(i, j, _)| Some((i as u32, j as u32))).collect();
+        let places = lu.places(&at);
+        lu.factorize(places.into_iter().zip(entries).map(|(p, e)| (p as usize, e.2)), pivots)
+    }
 
     #[test]
     fn factorises_a_convection_diffusion_matrix_exactly() {
@@ -479,12 +498,7 @@ mod tests {
             .map(|t| Triplet::new(t.row, t.col, 1.0))
             .collect();
         let pattern = SparseColMat::try_new_from_triplets(n, n, &lower).expect("a valid pattern");
-        let params = CholeskySymbolicParams {
-            supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
-            ..Default::default()
-        };
-        let symbolic = factorize_symbolic_cholesky(pattern.symbolic(), Side::Lower, SymmetricOrdering::Amd, params)
-            .expect("analyses");
+        let symbolic = analyse(pattern.symbolic(), SymmetricOrdering::Amd);
         let SymbolicCholeskyRaw::Supernodal(supernodal) = symbolic.raw() else {
             panic!("forced supernodal")
         };
@@ -496,21 +510,15 @@ mod tests {
             "the widest supernode ({widest}) is factorised recursively"
         );
         assert!(lu.updaters.len() > n / 4, "{} updates", lu.updaters.len());
-        let at: Vec<_> = entries
+        let ordered: Vec<_> = entries
             .iter()
-            .map(|t| Some((inverse[t.row] as u32, inverse[t.col] as u32)))
-            .collect();
-        let places: Vec<(usize, f64)> = lu
-            .places(&at)
-            .into_iter()
-            .zip(&entries)
-            .map(|(p, t)| (p as usize, t.val))
+            .map(|t| (inverse[t.row], inverse[t.col], t.val))
             .collect();
         let pivots = Pivots {
             epsilon: 1e-13,
             delta: 1e-8,
         };
-        assert_eq!(lu.factorize(places.into_iter(), pivots), 0, "no pivot replaced");
+        assert_eq!(factorize(&mut lu, &ordered, pivots), 0, "no pivot replaced");
         let b: Vec<f64> = (0..n).map(|k| (k as f64 * 0.37).sin()).collect();
         let mut w: Vec<f64> = forward.iter().map(|&k| b[k]).collect();
         lu.solve_in_place(&mut w);
@@ -546,33 +554,16 @@ mod tests {
         .expect("a valid pattern");
         let (forward, inverse) = ([0usize, 1], [0usize, 1]);
         let identity = PermRef::new_checked(&forward, &inverse, 2);
-        let params = CholeskySymbolicParams {
-            supernodal_flop_ratio_threshold: SupernodalThreshold::FORCE_SUPERNODAL,
-            ..Default::default()
-        };
-        let symbolic = factorize_symbolic_cholesky(
-            pattern.symbolic(),
-            Side::Lower,
-            SymmetricOrdering::Custom(identity),
-            params,
-        )
-        .expect("analyses");
+        let symbolic = analyse(pattern.symbolic(), SymmetricOrdering::Custom(identity));
         let SymbolicCholeskyRaw::Supernodal(supernodal) = symbolic.raw() else {
             panic!("forced supernodal")
         };
         let mut lu = SupernodalLu::new(supernodal, vec![true, false], Vec::new(), Par::Seq);
         let entries = [(0, 0, 0.0), (0, 1, 1.0), (1, 0, 1.0), (1, 1, 2.0)];
-        let at: Vec<_> = entries.iter().map(|&(i, j, _)| Some((i, j))).collect();
-        let places: Vec<(usize, f64)> = lu
-            .places(&at)
-            .into_iter()
-            .zip(&entries)
-            .map(|(p, &(_, _, v))| (p as usize, v))
-            .collect();
         // A large δ keeps the rounding (about ε/δ, from the multiplier 1/δ) well below δ.
         let delta = 1e-3;
         let pivots = Pivots { epsilon: 1e-13, delta };
-        assert_eq!(lu.factorize(places.into_iter(), pivots), 1, "one pivot replaced");
+        assert_eq!(factorize(&mut lu, &entries, pivots), 1, "one pivot replaced");
         // A x = (1, 3) has x = (1, 1); [[−δ, 1], [1, 2]] x = (1, 3) has x₀ = 1 / (1 + 2δ) and
         // x₁ = (3 − x₀) / 2.
         let mut x = vec![1.0, 3.0];
