@@ -160,7 +160,8 @@ where
     (c.bodies.bodies[0].velocity.norm(), u_max)
 }
 
-/// A body lighter than the fluid, or one outside the mesh, is refused with a message naming it.
+/// A body lighter than the fluid, or one outside the mesh, is refused with a message naming it;
+/// bodies with the coupled scheme, with one naming `fluid.scheme`.
 #[test]
 fn bad_bodies_are_refused_with_their_names() {
     let file = "meshes/stokes_sedimentation_0.02.msh";
@@ -189,6 +190,22 @@ fn bad_bodies_are_refused_with_their_names() {
     );
     let message = outside.err().expect("a body outside was accepted").to_string();
     assert!(message.contains("body 'body' is not inside the domain"), "{message}");
+    // The coupled scheme has no place for the bodies' constraint.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/stokes_sedimentation.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("[fluid]\n", "[fluid]\nscheme = \"coupled\"\n");
+    let case = Case::parse(&path, &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let Err(error) = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}) else {
+        panic!("the coupled scheme was accepted with bodies");
+    };
+    let message = error.to_string();
+    assert!(
+        message.contains("`fluid.scheme`") && message.contains("needs scheme = \"pressure-correction\""),
+        "{message}"
+    );
 }
 
 /// Runs the committed 2D case `cases/{name}` with its text edited by `edits` (each `(from, to)`

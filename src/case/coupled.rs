@@ -17,7 +17,7 @@ use super::run::{step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
-use crate::fluid::Convection;
+use crate::fluid::{Convection, Scheme};
 use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
 use crate::math::Vector;
 use crate::sim::{Coupled, Coupling};
@@ -126,6 +126,13 @@ where
         return Err(case.invalid(
             "fluid.steady",
             "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
+        ));
+    }
+    if flow.scheme == Scheme::Coupled {
+        return Err(case.invalid(
+            "fluid.scheme",
+            "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
+             [[bodies]] needs scheme = \"pressure-correction\" (the default)",
         ));
     }
     std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {

@@ -14,11 +14,11 @@
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
 use super::run::step_count;
-use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr};
+use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, SteadyProblem,
+    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, Scheme, SteadyProblem,
     Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
@@ -46,6 +46,8 @@ pub struct FlowCase<const D: usize> {
     pub steady: bool,
     /// Stokes, or how Navier–Stokes treats convection.
     pub convection: Convection,
+    /// How unsteady steps couple velocity and pressure.
+    pub scheme: Scheme,
     /// What to measure.
     pub report: Report,
     /// The force on the reported marker, set up once.
@@ -169,6 +171,10 @@ impl Case {
                     "a Stokes flow (fluid.stokes = true) has no convection to treat: remove one of the two",
                 ))
             }
+        };
+        let scheme = match spec.scheme {
+            None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
+            Some(SchemeSpec::Coupled) => Scheme::Coupled,
         };
         if !steady {
             let time = self.time()?;
@@ -303,6 +309,7 @@ impl Case {
             gravity,
             steady,
             convection,
+            scheme,
             report,
         })
     }
@@ -344,6 +351,7 @@ impl<const D: usize> FlowCase<D> {
         )
         .map_err(|e| case.fluid_error(e))?;
         stepper.set_convection(self.convection);
+        stepper.set_scheme(self.scheme).map_err(|e| case.fluid_error(e))?;
         Ok(stepper)
     }
 

@@ -176,6 +176,11 @@ pub struct FluidSpec {
     /// or `"characteristics"` (semi-Lagrangian: no CFL limit, robust where the mesh does not
     /// resolve the boundary layers, as around bodies moving fast through a fixed mesh).
     pub convection: Option<ConvectionSpec>,
+    /// How unsteady runs couple velocity and pressure: `"pressure-correction"` (BDF2 incremental
+    /// pressure correction in rotational form; the default, and the only one with bodies) or
+    /// `"coupled"` (BDF2 with velocity and pressure solved together: no splitting error, about
+    /// twice the time per step in 2D).
+    pub scheme: Option<SchemeSpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
     /// `{ pressure = p0 }`.
@@ -196,6 +201,16 @@ pub enum ConvectionSpec {
     Extrapolated,
     /// `"characteristics"`.
     Characteristics,
+}
+
+/// How unsteady runs couple velocity and pressure (`[fluid] scheme`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchemeSpec {
+    /// `"pressure-correction"`.
+    PressureCorrection,
+    /// `"coupled"`.
+    Coupled,
 }
 
 /// A boundary lying on a circle (2D) or sphere (3D).

@@ -3,12 +3,14 @@
 //!
 //! The spaces ([`space`]), simplex quadrature ([`quadrature`]), the steady Stokes and
 //! Navier–Stokes solver ([`steady`], with [`saddle`] and [`supernodal_lu`] for its saddle-point
-//! systems and [`gmres`] to refine their solves), the time stepper ([`unsteady`]), drag and lift
+//! systems and [`gmres`] to refine their solves), the time stepper ([`unsteady`], its coupled step's
+//! system in [`coupled`]), drag and lift
 //! by the volume formula ([`forces`]) and derived output fields ([`post`]); all verified in
 //! `tests/fluid.rs` (manufactured solutions, Poiseuille flow, Schäfer–Turek 2D-1). The module
 //! knows nothing of bodies or contact, nor of case files (`case` builds flows from them).
 
 pub mod characteristics;
+pub mod coupled;
 pub mod forces;
 pub mod gmres;
 pub mod post;
@@ -26,4 +28,4 @@ pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
-pub use unsteady::{Carried, Convection, Response, StepSeconds, Unsteady};
+pub use unsteady::{Carried, Convection, Response, Scheme, StepSeconds, Unsteady};

@@ -427,7 +427,7 @@ pub const GMRES_ITERATIONS: usize = 20;
 /// spend more time yielding between their threads than they gain (the Schäfer–Turek meshes: 25 %
 /// faster alone); faer's global setting in 3D, where the supernodes are large (the sphere drag
 /// example: 1.5x slower alone).
-fn lu_par(dimension: usize) -> Par {
+pub(super) fn lu_par(dimension: usize) -> Par {
     if dimension == 2 {
         Par::Seq
     } else {
@@ -874,7 +874,7 @@ impl<const D: usize> System<D> {
 }
 
 /// `out = A v` for a matrix in compressed columns.
-fn multiply(a: SparseColMatRef<'_, usize, f64>, v: &[f64], out: &mut [f64]) {
+pub(super) fn multiply(a: SparseColMatRef<'_, usize, f64>, v: &[f64], out: &mut [f64]) {
     out.fill(0.0);
     for (j, &vj) in v.iter().enumerate() {
         for (i, &aij) in a.row_idx_of_col(j).zip(a.val_of_col(j)) {

@@ -26,13 +26,18 @@
 //! [`Convection::Characteristics`] replaces it by the method of characteristics
 //! ([`super::characteristics`]): the history `4ũ^k − ũ^{k−1}` is taken at the feet of the
 //! characteristics, the convection term drops out, the matrices are the same.
+//!
+//! [`Scheme::Coupled`] takes the same BDF2 step without splitting: `ũ^{k+1}` and `p^{k+1}` solve
+//! the momentum equation above with `∇p^{k+1}` in place of `∇p̂` together with `∇·u^{k+1} = 0`,
+//! one constant saddle-point system ([`super::coupled`]).
 
 use super::characteristics::Characteristics;
+use super::coupled::CoupledSystem;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::sparse::Csr;
 use super::spd::{Reach, SpdSolver};
-use super::steady::{velocity_in_cell, BoundaryConditions, FlowField, FluidError};
+use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
@@ -74,6 +79,19 @@ pub enum Convection {
     /// The method of characteristics (semi-Lagrangian): no CFL limit, robust on under-resolved
     /// meshes; two feet per dof, two point locations per foot, see [`super::characteristics`].
     Characteristics,
+}
+
+/// How a time step couples the velocity and the pressure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Scheme {
+    /// BDF2 incremental pressure correction in rotational form (the default): `D + 2` pairs of
+    /// triangular solves with small symmetric positive definite factors per step; the rigid
+    /// bodies' constraint acts between its velocity step and its correction.
+    #[default]
+    PressureCorrection,
+    /// BDF2 with the velocity and the pressure solved together ([`CoupledSystem`]): no splitting
+    /// error, one solve with the larger saddle-point factor per step; no constraints.
+    Coupled,
 }
 
 /// Seconds spent per phase, summed over steps.
@@ -144,6 +162,8 @@ pub struct Unsteady<const D: usize> {
     convection: Convection,
     /// Built at the first step with [`Convection::Characteristics`].
     characteristics: Option<Characteristics<D>>,
+    /// The coupled system and its right-hand side and solution ([`Scheme::Coupled`]).
+    coupled: Option<(CoupledSystem, Vec<f64>, Vec<f64>)>,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -295,6 +315,7 @@ impl<const D: usize> Unsteady<D> {
             prescribed: is_fixed,
             convection: Convection::Extrapolated,
             characteristics: None,
+            coupled: None,
             phi_fixed,
             pressure_load,
             boundary,
@@ -332,6 +353,30 @@ impl<const D: usize> Unsteady<D> {
         self.convection = convection;
     }
 
+    /// How the steps couple velocity and pressure ([`Scheme::PressureCorrection`] unless set);
+    /// [`Scheme::Coupled`] builds and factorises its matrix here. `Err` names what the
+    /// factorisation refused.
+    pub fn set_scheme(&mut self, scheme: Scheme) -> Result<(), FluidError> {
+        self.coupled = match scheme {
+            Scheme::PressureCorrection => None,
+            Scheme::Coupled => {
+                let start = Instant::now();
+                let system = CoupledSystem::new::<D>(
+                    &self.velocity_matrix,
+                    &self.divergence,
+                    &self.prescribed,
+                    self.boundary.pressure.is_empty(),
+                    lu_par(D),
+                )
+                .map_err(FluidError::Solve)?;
+                let size = D * self.space.len() + self.flow.pressure.len();
+                self.seconds.setup += start.elapsed().as_secs_f64();
+                Some((system, vec![0.0; size], vec![0.0; size]))
+            }
+        };
+        Ok(())
+    }
+
     /// The current velocity at every P2 dof, the positions of the dofs and whether each carries a
     /// velocity condition, for a constraint applied between steps (the rigid bodies' projection,
     /// [`crate::sim::Coupled`]): the changed velocity is the one the next step starts from and the
@@ -363,7 +408,7 @@ impl<const D: usize> Unsteady<D> {
             loads: &[],
             previous: &[],
         };
-        self.step_constrained(mesh, f, none, &mut |_, _, _, _| {})
+        self.advance(mesh, f, none, None)
     }
 
     /// [`Self::step`] for a flow carrying rigid bodies: the loads on the `carried` dofs are added
@@ -373,12 +418,31 @@ impl<const D: usize> Unsteady<D> {
     /// change the velocity of dofs without a velocity condition, using `response` to add
     /// responses of the velocity operator to loads (the rigid bodies' constraint,
     /// [`crate::sim::Coupled`]); the correction then sees the divergence of the changed field.
+    /// An error with [`Scheme::Coupled`], which has no step between the two.
     pub fn step_constrained(
         &mut self,
         mesh: &SimplexMesh<D>,
         f: TimeField<D>,
         carried: Carried<'_, D>,
         constrain: &mut Constraint<'_, D>,
+    ) -> Result<(), FluidError> {
+        if self.coupled.is_some() {
+            return Err(FluidError::Solve(
+                "the coupled scheme solves velocity and pressure together: it has no place for a constraint \
+                 between them; use the pressure correction"
+                    .into(),
+            ));
+        }
+        self.advance(mesh, f, carried, Some(constrain))
+    }
+
+    /// One step, with the constraint (pressure correction only) if there is one.
+    fn advance(
+        &mut self,
+        mesh: &SimplexMesh<D>,
+        f: TimeField<D>,
+        carried: Carried<'_, D>,
+        constrain: Option<&mut Constraint<'_, D>>,
     ) -> Result<(), FluidError> {
         let start = Instant::now();
         let (n2, n1, dt) = (self.space.len(), mesh.num_points(), self.dt);
@@ -423,7 +487,11 @@ impl<const D: usize> Unsteady<D> {
             }
         }
         let load = &w.load;
-        self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
+        if self.coupled.is_some() {
+            w.gradient.fill(0.0);
+        } else {
+            self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
+        }
         for d in 0..D {
             for (k, h) in w.history.iter_mut().enumerate() {
                 *h = (4.0 * history[k][d] - older[k][d]) / (2.0 * dt);
@@ -452,6 +520,34 @@ impl<const D: usize> Unsteady<D> {
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
+        if let Some((system, rhs, x)) = &mut self.coupled {
+            for d in 0..D {
+                for k in 0..n2 {
+                    rhs[d * n2 + k] = w.velocity[(k, d)];
+                }
+            }
+            rhs[D * n2..].fill(0.0);
+            system.solve(rhs, x);
+            if let Some(k) = x.iter().position(|v| !v.is_finite()) {
+                return Err(FluidError::NotFinite(format!(
+                    "the {} is not finite at {} {} after step {} (t = {t}): the time step is too large for the flow (CFL)",
+                    if k < D * n2 { "velocity" } else { "pressure" },
+                    if k < D * n2 { "dof" } else { "node" },
+                    if k < D * n2 { k % n2 } else { k - D * n2 },
+                    self.steps + 1
+                )));
+            }
+            std::mem::swap(&mut self.older, &mut self.previous);
+            std::mem::swap(&mut self.previous, &mut self.flow.velocity);
+            for (k, u) in self.flow.velocity.iter_mut().enumerate() {
+                *u = Vector::<D>::from_fn(|d, _| x[d * n2 + k]);
+            }
+            self.flow.pressure.copy_from_slice(&x[D * n2..]);
+            self.seconds.solve += start.elapsed().as_secs_f64();
+            self.time = t;
+            self.steps += 1;
+            return Ok(());
+        }
         self.velocity_solver.solve_in_place(w.velocity.as_mut());
         if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
             return Err(FluidError::NotFinite(format!(
@@ -472,7 +568,9 @@ impl<const D: usize> Unsteady<D> {
             prescribed: &self.prescribed,
             solves: 0,
         };
-        constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
+        if let Some(constrain) = constrain {
+            constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
+        }
         self.constraint_solves += response.solves;
         for (k, u) in self.flow.velocity.iter().enumerate() {
             for d in 0..D {
