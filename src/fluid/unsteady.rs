@@ -94,6 +94,10 @@ pub enum Scheme {
     Coupled,
 }
 
+/// The largest relative residual a coupled step accepts after its iterative refinement (which
+/// brings it below 1e-9 when the factorisation is sound).
+const COUPLED_RESIDUAL: f64 = 1e-8;
+
 /// Seconds spent per phase, summed over steps.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct StepSeconds {
@@ -527,7 +531,14 @@ impl<const D: usize> Unsteady<D> {
                 }
             }
             rhs[D * n2..].fill(0.0);
-            system.solve(rhs, x);
+            let residual = system.solve(rhs, x);
+            if residual > COUPLED_RESIDUAL {
+                return Err(FluidError::Solve(format!(
+                    "the coupled system of step {} (t = {t}) was solved to a relative residual of {residual:.1e} only: \
+                     its factorisation is too inaccurate (a time step too large for the mesh?)",
+                    self.steps + 1
+                )));
+            }
             if let Some(k) = x.iter().position(|v| !v.is_finite()) {
                 return Err(FluidError::NotFinite(format!(
                     "the {} is not finite at {} {} after step {} (t = {t}): the time step is too large for the flow (CFL)",
