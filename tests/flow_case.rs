@@ -3,7 +3,7 @@
 //! Poiseuille's solution in every output file, and bad input gets errors that name the field,
 //! with the output written so far kept when a run blows up.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tumble::case::{run_flow, Case, FlowSummary};
 use vtkio::model::{Attribute, DataSet, IOBuffer, Vtk};
 
@@ -28,16 +28,22 @@ fn point_array(path: &Path, name: &str) -> Vec<f64> {
     }
 }
 
+/// The committed 2D-1 case's path and its text pointed at the coarse mesh (1 008 triangles).
+fn schafer_turek_2d1_coarse() -> (PathBuf, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/schafer_turek_2d1.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("_medium.msh", "_coarse.msh");
+    (path, text)
+}
+
 /// The coupled scheme's steady state is the steady discrete solution: the 2D-1 case on the coarse
 /// mesh, run from rest by the coupled scheme with Δt = 0.01 to t = 20, reports Newton's drag, lift
 /// and Δp to 1e-5 (relative; the drag to 1e-8). The pressure correction is unstable at this step (its explicit
 /// convection stops being finite after about a hundred steps).
 #[test]
 fn coupled_scheme_settles_on_the_steady_solution() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/schafer_turek_2d1.toml");
-    let steady_text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("_medium.msh", "_coarse.msh");
+    let (path, steady_text) = schafer_turek_2d1_coarse();
     let unsteady_text = steady_text.replace("steady = true", "scheme = \"coupled\"").replace(
         "[check]",
         "[time]\nstep = 0.01\nend = 20.0\n[output]\nevery = 0\n[check]",
@@ -60,10 +66,7 @@ fn coupled_scheme_settles_on_the_steady_solution() {
 /// issue asks of any mesh up to 50 000 triangles (0.5 %, 5 %, 1 %).
 #[test]
 fn schafer_turek_2d1_case_reports_the_benchmark_quantities() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/schafer_turek_2d1.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("_medium.msh", "_coarse.msh");
+    let (path, text) = schafer_turek_2d1_coarse();
     let case = Case::parse(&path, &text).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let s = run(&case, dir.path()).unwrap();

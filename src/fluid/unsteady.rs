@@ -460,9 +460,6 @@ impl<const D: usize> Unsteady<D> {
         for (&k, v) in carried.dofs.iter().zip(carried.previous) {
             w.extrapolated[k as usize] = current[k as usize] * 2.0 - v;
         }
-        for (k, p) in w.p_hat.iter_mut().enumerate() {
-            *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
-        }
         // Force minus convection, tested with every P2 function, component-major.
         load(
             &self.space,
@@ -494,6 +491,10 @@ impl<const D: usize> Unsteady<D> {
         if self.coupled.is_some() {
             w.gradient.fill(0.0);
         } else {
+            // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`.
+            for (k, p) in w.p_hat.iter_mut().enumerate() {
+                *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
+            }
             self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         }
         for d in 0..D {
