@@ -2,7 +2,7 @@
 //! files with the `glowinski` law, and what a case file may get wrong.
 
 use std::path::Path;
-use tumble::case::{run, Case, CaseError};
+use tumble::case::{final_tilt, run, Case, CaseError};
 
 /// One row of `bodies.csv` (2D).
 #[derive(Debug, Clone)]
@@ -123,6 +123,25 @@ fn ellipse_near_a_wall_turns_flat_and_stops() {
     assert!(last.v < 1e-3 && last.omega.abs() < 1e-3);
     let gap = last.y - 0.125;
     assert!((0.0..=RHO).contains(&gap), "rests at gap {gap}");
+}
+
+/// `final_tilt` (summary.json) is the angle of the body's first axis from the plane normal to
+/// gravity: exact values for set rotations, 0 for an axis level with any gravity direction.
+#[test]
+fn final_tilt_is_the_first_axis_angle_from_level() {
+    let case = Case::load(Path::new("cases/dry_ellipse_wall.toml")).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let down = sim.gravity;
+    for (angle, tilt) in [(0.0, 0.0), (90.0, 90.0), (170.0, 10.0), (-30.0, 30.0), (225.0, 45.0)] {
+        let angle: f64 = angle;
+        sim.bodies[0].rotation = angle.to_radians();
+        let got = final_tilt(&sim.bodies, &down).unwrap();
+        assert!((got - f64::to_radians(tilt)).abs() < 1e-12, "{angle}°: {got}");
+    }
+    sim.bodies[0].rotation = 0.0;
+    let sideways = tumble::math::Vector::<2>::new(3.0, 0.0);
+    assert!((final_tilt(&sim.bodies, &sideways).unwrap() - std::f64::consts::FRAC_PI_2).abs() < 1e-12);
+    assert_eq!(final_tilt(&sim.bodies, &tumble::math::Vector::<2>::zeros()), None);
 }
 
 /// The `spec` law in the disk case: its force peaks at 4ρ³/(27 ε_W), below the weight, so the disk

@@ -8,12 +8,12 @@
 //! | `flow.pvd` | each output time has two parts: `flow_NNNNNN.vtu` (the mesh with `velocity`, `pressure`, `vorticity`) and `bodies_NNNNNN.vtu` (the bodies' boundaries) |
 //! | `bodies.csv` | the dry run's columns followed by the hydrodynamic force and torque, `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D) |
 //! | `position.png`, `velocity.png`, `angle.png` | the bodies' coordinates, velocity components and angles (2D) against time |
-//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, the final state; `"status": "failed"` and the error if the run stopped |
+//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, `final_tilt`, the final state; `"status": "failed"` and the error if the run stopped |
 //!
 //! Every file is written whole; a run that stops keeps everything written so far.
 
 use super::fluid::FlowCase;
-use super::run::{step_count, FinalBody, Writer};
+use super::run::{final_tilt, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
@@ -97,6 +97,9 @@ pub struct CoupledSummary {
     pub wall_seconds: f64,
     /// Per phase.
     pub seconds: CoupledSeconds,
+    /// The largest tilt of a body's first axis from level at the end (radians, see
+    /// [`super::final_tilt`]); `null` without gravity.
+    pub final_tilt: Option<f64>,
     /// The bodies at the end.
     pub final_state: Vec<FinalBody>,
 }
@@ -304,6 +307,7 @@ where
             bodies: seconds.bodies,
             output: output_seconds,
         },
+        final_tilt: final_tilt(&coupled.bodies.bodies, &coupled.bodies.gravity),
         final_state: coupled.bodies.bodies.iter().map(FinalBody::of).collect(),
     };
     crate::io::write_json(&out.join("summary.json"), &summary)?;

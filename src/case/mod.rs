@@ -13,7 +13,7 @@ pub mod schema;
 pub use check::CheckResult;
 pub use coupled::{run_coupled, CoupledSeconds, CoupledSummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
-pub use run::{run, Summary};
+pub use run::{final_tilt, run, Summary};
 pub use schema::CaseFile;
 
 use crate::body::{BodyError, BodyGeometry, Dim, Kinematics, RigidBody};

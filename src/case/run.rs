@@ -6,7 +6,7 @@
 //! | `fields.pvd`, `fields_NNNNNN.vtu` | with `output.fields = true`: each body's distance-field lattice moved with it, point data `distance`, `body` |
 //! | `domain.vtu` | the domain mesh with the wall distance `wall_distance` (if the case has walls) |
 //! | `bodies.csv` | one row per body every `output.csv_every` steps: `time,body,x,y,angle,vx,vy,omega,fx,fy,torque` (2D) or `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz` (3D); `f`, `t` the contact force and torque |
-//! | `summary.json` | case, steps, times per phase, final state; `"status": "failed"` and the error if the run stopped |
+//! | `summary.json` | case, steps, times per phase, `final_tilt`, final state; `"status": "failed"` and the error if the run stopped |
 //!
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails, so a failed run keeps every row it computed.
@@ -68,6 +68,21 @@ impl FinalBody {
     }
 }
 
+/// The largest tilt of the bodies: for each, the angle between its own first axis (the `x` axis of
+/// its frame, the first semi-axis of an ellipse or the first side of a rectangle) and the plane
+/// normal to gravity, `asin |R e_x · g/|g||` in `[0, π/2]`; 0 when that axis lies level. `None`
+/// without gravity or bodies.
+pub fn final_tilt<const D: usize>(bodies: &[RigidBody<D>], gravity: &Vector<D>) -> Option<f64>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let g = gravity.try_normalize(0.0)?;
+    bodies
+        .iter()
+        .map(|b| b.matrix().column(0).dot(&g).abs().min(1.0).asin())
+        .reduce(f64::max)
+}
+
 /// What `summary.json` holds.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
@@ -101,6 +116,9 @@ pub struct Summary {
     pub seconds: PhaseSeconds,
     /// Contact seconds (broad phase + distance + forces) per step.
     pub contact_seconds_per_step: f64,
+    /// The largest tilt of a body's first axis from level at the end (radians, see
+    /// [`final_tilt`]); `null` without gravity.
+    pub final_tilt: Option<f64>,
     /// The bodies at the end.
     pub final_state: Vec<FinalBody>,
 }
@@ -194,6 +212,7 @@ where
             output: output_seconds,
         },
         contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
+        final_tilt: final_tilt(&sim.bodies, &sim.gravity),
         final_state: sim.bodies.iter().map(FinalBody::of).collect(),
     };
     crate::io::write_json(&out.join("summary.json"), &summary)?;
