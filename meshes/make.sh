@@ -47,3 +47,5 @@ for hb in 0.02; do
         -setnumber bx1 1.5 -setnumber by0 3.0 -setnumber by1 7.6 -setnumber grow 0.5 -format msh41 -bin \
         -o "dkt_$hb.msh" > /dev/null
 done
+# Symmetric stenotic artery (the specification's section 4.7), h = d/10 (binary): 52 802 triangles.
+gmsh -2 stenotic_artery.geo -setnumber h 8.5e-5 -format msh41 -bin -o stenotic_artery.msh > /dev/null
