@@ -125,6 +125,23 @@ fn ellipse_near_a_wall_turns_flat_and_stops() {
     assert!((0.0..=RHO).contains(&gap), "rests at gap {gap}");
 }
 
+/// A box's mesh follows an explicit `[domain] h`; only the default size, 2ρ, is capped at 256
+/// intervals per axis.
+#[test]
+fn box_mesh_honours_an_explicit_h_and_caps_only_the_default() {
+    let cells = |domain: &str| {
+        let text = format!(
+            "dimension = 2\n[domain]\nbox = [[0.0, 0.0], [2.0, 12.0]]\n{domain}\n[[bodies]]\n\
+             shape = {{ type = \"circle\", radius = 0.1 }}\ndensity = 1.0\nposition = [1.0, 1.0]\n\
+             [contact]\nrange = 0.01\nstiffness = 1e-6\n[time]\nstep = 1e-4\nend = 1e-4\n"
+        );
+        let case = Case::parse(Path::new("box.toml"), &text).unwrap();
+        case.build::<2>().unwrap().walls.unwrap().mesh().num_cells()
+    };
+    assert_eq!(cells("h = 0.03125"), 2 * 64 * 384);
+    assert_eq!(cells(""), 2 * 100 * 256, "2ρ = 0.02 would be 100 × 600 intervals");
+}
+
 /// `final_tilt` (summary.json) is the angle of the body's first axis from the plane normal to
 /// gravity: exact values for set rotations, 0 for an axis level with any gravity direction.
 #[test]

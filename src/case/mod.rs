@@ -506,8 +506,14 @@ impl Case {
                         return Err(self.invalid("domain.cells", format!("expected {D} positive integers, got {n:?}")))
                     }
                     None => {
+                        // The default size (2ρ) is capped so that a small ρ cannot make a huge mesh
+                        // unasked; a size the case gives is honoured.
                         let h = self.positive("domain.h", d.h.unwrap_or(default_h))?;
-                        let cap = if D == 2 { 256.0 } else { 48.0 };
+                        let cap = match (d.h, D) {
+                            (Some(_), _) => f64::INFINITY,
+                            (None, 2) => 256.0,
+                            (None, _) => 48.0,
+                        };
                         std::array::from_fn(|a| ((hi[a] - lo[a]) / h).ceil().clamp(1.0, cap) as usize)
                     }
                 };
