@@ -8,9 +8,9 @@
 //! Run: `cargo bench --bench broad` (several minutes: brute force runs up to N = 1e4 only).
 
 use tumble::broad::sets::{self, METHODS};
-use tumble::broad::Sphere;
+use tumble::broad::BoundingSphere;
 
-fn table<const D: usize>(title: &str, spheres: &[Sphere<D>], extra: &str) {
+fn table<const D: usize>(title: &str, spheres: &[BoundingSphere<D>], extra: &str) {
     let timings: Vec<sets::Timing> = METHODS
         .iter()
         .filter(|&&m| m != "brute" || spheres.len() <= 10_000)

@@ -1,8 +1,8 @@
 """Schäfer–Turek 2D-2 computed by scikit-fem, to check tumble's flow solver against an independent
 implementation of the same discretisation.
 
-Same mesh (straight cells), Taylor–Hood P2/P1, the same coupled BDF2 step as tumble's
-`scheme = "coupled"`:
+Same mesh (straight cells), Taylor–Hood P2/P1, the same monolithic BDF2 step as tumble's
+`scheme = "monolithic"`:
 
     (3u⁺ − 4u + u⁻)/(2Δt) − νΔu⁺ + ∇p⁺ = −(u*·∇)u*,   ∇·u⁺ = 0,   u* = 2u − u⁻,
 

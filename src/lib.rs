@@ -1,10 +1,19 @@
 //! `tumble`: rigid bodies moving in a viscous fluid and repelling each other and the walls through
 //! narrow-band distance fields computed on unstructured simplicial meshes.
 //!
-//! The crate is organised in layers (see `design.md` in the shared notes): [`mesh`] and [`shape`] at
-//! the bottom (simplicial meshes in 2D and 3D, Gmsh input, generators, point location; analytic
-//! shapes), [`fmm`] on the mesh (narrow-band distance fields), and [`io`] for the files users open in
-//! ParaView. Every algorithm is written once for a const generic dimension `D` (2 or 3).
+//! The crate is organised in layers (`ARCHITECTURE.md` at the repository's root draws them and
+//! says where new code goes); each imports only the ones below it:
+//! - [`math`], [`expr`], [`linalg`] (sparse storage, factorisations, Krylov methods) and [`io`]
+//!   (VTK, PVD and CSV files written whole): no geometry;
+//! - [`mesh`] and [`shape`]: simplicial meshes in 2D and 3D (Gmsh input, generators, point
+//!   location) and analytic shapes;
+//! - [`fmm`]: narrow-band distance fields on a mesh;
+//! - [`contact`], [`broad`], [`body`]: the force laws, the broad phase and rigid-body motion;
+//! - [`fluid`]: the incompressible Navier–Stokes solver on a fixed mesh;
+//! - [`sim`]: bodies in a world without fluid (dry) and bodies immersed in the fluid;
+//! - [`case`]: case files, their runs, outputs and checks.
+//!
+//! Every algorithm is written once for a const generic dimension `D` (2 or 3).
 
 pub mod body;
 pub mod broad;
@@ -14,6 +23,7 @@ pub mod expr;
 pub mod fluid;
 pub mod fmm;
 pub mod io;
+pub mod linalg;
 pub mod math;
 pub mod mesh;
 pub mod shape;

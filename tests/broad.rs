@@ -4,8 +4,8 @@
 
 use proptest::prelude::*;
 use tumble::broad::{
-    box_wall_distance, near_walls, Auto, BroadError, BroadPhase, BruteForce, HierarchicalGrid, KdTree, LinkedCell,
-    SortAndSweep, SortedDistance, Sphere,
+    box_wall_distance, near_walls, Auto, BoundingSphere, BroadError, BroadPhase, BruteForce, HierarchicalGrid, KdTree,
+    LinkedCell, SortAndSweep, SortedDistance,
 };
 use tumble::math::Point;
 
@@ -20,7 +20,11 @@ fn methods<const D: usize>() -> Vec<Box<dyn BroadPhase<D>>> {
     ]
 }
 
-fn sorted_pairs<const D: usize>(method: &mut dyn BroadPhase<D>, spheres: &[Sphere<D>], margin: f64) -> Vec<(u32, u32)> {
+fn sorted_pairs<const D: usize>(
+    method: &mut dyn BroadPhase<D>,
+    spheres: &[BoundingSphere<D>],
+    margin: f64,
+) -> Vec<(u32, u32)> {
     method.update(spheres, margin).unwrap();
     let mut out = vec![(7, 7)];
     method.pairs(&mut out);
@@ -32,7 +36,7 @@ fn sorted_pairs<const D: usize>(method: &mut dyn BroadPhase<D>, spheres: &[Spher
     out
 }
 
-fn check<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<(), TestCaseError> {
+fn check<const D: usize>(spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), TestCaseError> {
     let expected = sorted_pairs(&mut BruteForce::<D>::default(), spheres, margin);
     for mut m in methods::<D>() {
         let got = sorted_pairs(m.as_mut(), spheres, margin);
@@ -43,7 +47,7 @@ fn check<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<(), TestC
 
 /// A set of spheres from raw numbers in [0, 1): `kind` 0 uniform, 1 clustered (four tight
 /// clusters), 2 one huge sphere among small ones, 3 with coincident centres.
-fn build<const D: usize>(raw: &[(Vec<f64>, f64)], omega: f64, kind: u8) -> Vec<Sphere<D>> {
+fn build<const D: usize>(raw: &[(Vec<f64>, f64)], omega: f64, kind: u8) -> Vec<BoundingSphere<D>> {
     let n = raw.len().max(1) as f64;
     let r_min = 0.5 / n.powf(1.0 / D as f64);
     raw.iter()
@@ -61,7 +65,7 @@ fn build<const D: usize>(raw: &[(Vec<f64>, f64)], omega: f64, kind: u8) -> Vec<S
             if kind == 2 && i == 0 {
                 radius = 3.0;
             }
-            Sphere { centre, radius }
+            BoundingSphere { centre, radius }
         })
         .collect()
 }
@@ -89,7 +93,7 @@ type Pairs = Vec<(u32, u32)>;
 /// The pairs `m` finds on one thread and on two (each after its own update).
 fn one_and_two_threads<const D: usize>(
     m: &mut dyn BroadPhase<D>,
-    spheres: &[Sphere<D>],
+    spheres: &[BoundingSphere<D>],
     margin: f64,
 ) -> (Pairs, Pairs) {
     let mut found = [Vec::new(), Vec::new()];
@@ -114,8 +118,8 @@ fn large_sets_and_thread_independence() {
             .wrapping_add(1442695040888963407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
-    let spheres: Vec<Sphere<3>> = (0..20_000)
-        .map(|_| Sphere {
+    let spheres: Vec<BoundingSphere<3>> = (0..20_000)
+        .map(|_| BoundingSphere {
             centre: Point::<3>::new(rnd(), rnd(), rnd()) * 20.0,
             radius: 0.1 + 0.9 * rnd().powi(3),
         })
@@ -143,9 +147,9 @@ fn grids_rebuilt_on_large_changing_sets() {
         Box::new(HierarchicalGrid::<3>::default()),
     ];
     for (n, omega, shift) in [(200_000, 3.0, 0.0), (120_000, 1.0, 0.7), (150_000, 20.0, -3.0)] {
-        let spheres: Vec<Sphere<3>> = sets::uniform::<3>(n, omega, 0.3, n as u64)
+        let spheres: Vec<BoundingSphere<3>> = sets::uniform::<3>(n, omega, 0.3, n as u64)
             .into_iter()
-            .map(|s| Sphere {
+            .map(|s| BoundingSphere {
                 centre: s.centre.add_scalar(shift),
                 ..s
             })
@@ -168,8 +172,8 @@ fn grids_rebuilt_on_large_changing_sets() {
 /// Sort and sweep re-sorts incrementally between updates; the pairs stay exact as bodies move.
 #[test]
 fn sweep_stays_exact_as_bodies_move() {
-    let mut spheres: Vec<Sphere<2>> = (0..2000)
-        .map(|i| Sphere {
+    let mut spheres: Vec<BoundingSphere<2>> = (0..2000)
+        .map(|i| BoundingSphere {
             centre: Point::<2>::new((i % 50) as f64 * 0.9, (i / 50) as f64 * 0.9),
             radius: 0.4,
         })
@@ -187,8 +191,8 @@ fn sweep_stays_exact_as_bodies_move() {
 
 #[test]
 fn auto_says_what_it_chose() {
-    let spheres: Vec<Sphere<2>> = (0..1000)
-        .map(|i| Sphere {
+    let spheres: Vec<BoundingSphere<2>> = (0..1000)
+        .map(|i| BoundingSphere {
             centre: Point::<2>::new((i % 40) as f64, (i / 40) as f64),
             radius: 0.45,
         })
@@ -202,15 +206,15 @@ fn auto_says_what_it_chose() {
 #[test]
 fn walls_and_bad_input() {
     let spheres = vec![
-        Sphere {
+        BoundingSphere {
             centre: Point::<2>::new(0.5, 0.5),
             radius: 0.1,
         },
-        Sphere {
+        BoundingSphere {
             centre: Point::<2>::new(0.15, 0.5),
             radius: 0.1,
         },
-        Sphere {
+        BoundingSphere {
             centre: Point::<2>::new(0.5, 0.95),
             radius: 0.1,
         },
@@ -227,7 +231,7 @@ fn walls_and_bad_input() {
         let mut bad = spheres.clone();
         bad[1].radius = f64::NAN;
         assert!(
-            matches!(m.update(&bad, 0.0), Err(BroadError::Sphere { index: 1, .. })),
+            matches!(m.update(&bad, 0.0), Err(BroadError::InvalidSphere { index: 1, .. })),
             "{}",
             m.name()
         );
@@ -239,7 +243,10 @@ fn walls_and_bad_input() {
         );
         bad[1].radius = 0.1;
         bad[2].centre.x = f64::INFINITY;
-        assert!(matches!(m.update(&bad, 0.0), Err(BroadError::Sphere { index: 2, .. })));
+        assert!(matches!(
+            m.update(&bad, 0.0),
+            Err(BroadError::InvalidSphere { index: 2, .. })
+        ));
         assert_eq!(m.update(&spheres, -0.1), Err(BroadError::Margin(-0.1)));
     }
 }

@@ -37,14 +37,14 @@ fn schafer_turek_2d1_coarse() -> (PathBuf, String) {
     (path, text)
 }
 
-/// The coupled scheme's steady state is the steady discrete solution: the 2D-1 case on the coarse
-/// mesh, run from rest by the coupled scheme with Δt = 0.01 to t = 20, reports Newton's drag, lift
+/// The monolithic scheme's steady state is the steady discrete solution: the 2D-1 case on the coarse
+/// mesh, run from rest by the monolithic scheme with Δt = 0.01 to t = 20, reports Newton's drag, lift
 /// and Δp to 1e-5 (relative; the drag to 1e-8). The pressure correction is unstable at this step (its explicit
 /// convection stops being finite after about a hundred steps).
 #[test]
-fn coupled_scheme_settles_on_the_steady_solution() {
+fn monolithic_scheme_settles_on_the_steady_solution() {
     let (path, steady_text) = schafer_turek_2d1_coarse();
-    let unsteady_text = steady_text.replace("steady = true", "scheme = \"coupled\"").replace(
+    let unsteady_text = steady_text.replace("steady = true", "scheme = \"monolithic\"").replace(
         "[check]",
         "[time]\nstep = 0.01\nend = 20.0\n[output]\nevery = 0\n[check]",
     );
@@ -55,9 +55,9 @@ fn coupled_scheme_settles_on_the_steady_solution() {
         [s.drag_coefficient, s.lift_coefficient, s.pressure_difference].map(Option::unwrap)
     };
     let (steady, settled) = (quantities(&steady_text), quantities(&unsteady_text));
-    println!("steady {steady:?}, coupled at t = 20 {settled:?}");
+    println!("steady {steady:?}, monolithic at t = 20 {settled:?}");
     for (a, b) in steady.iter().zip(&settled) {
-        assert!((a / b - 1.0).abs() < 1e-5, "steady {steady:?}, coupled {settled:?}");
+        assert!((a / b - 1.0).abs() < 1e-5, "steady {steady:?}, monolithic {settled:?}");
     }
 }
 
@@ -243,8 +243,8 @@ fn bad_fluid_input_gets_errors_naming_the_field() {
             "unknown variant `upwind`, expected `extrapolated` or `characteristics`",
         ),
         (
-            CHANNEL.replace("viscosity = 0.5", "viscosity = 0.5\nscheme = \"monolithic\""),
-            "unknown variant `monolithic`, expected `pressure-correction` or `coupled`",
+            CHANNEL.replace("viscosity = 0.5", "viscosity = 0.5\nscheme = \"implicit\""),
+            "unknown variant `implicit`, expected one of `pressure-correction`, `coupled`, `monolithic`",
         ),
         (
             CHANNEL.replace(

@@ -1,6 +1,6 @@
 //! Choosing the method: a timed probe.
 
-use super::{BroadError, BroadPhase, BruteForce, HierarchicalGrid, LinkedCell, SortAndSweep, Sphere};
+use super::{BoundingSphere, BroadError, BroadPhase, BruteForce, HierarchicalGrid, LinkedCell, SortAndSweep};
 use std::time::Instant;
 
 /// Runs each candidate method once on the first update (and again when the number of spheres
@@ -58,7 +58,7 @@ impl<const D: usize> BroadPhase<D> for Auto<D> {
     }
 
     /// Delegates to the chosen method (which validates the input), probing first when needed.
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         self.since_probe += 1;
         let n = spheres.len();
         let stale = self.since_probe >= REPROBE;

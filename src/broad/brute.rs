@@ -1,11 +1,11 @@
 //! Every pair: the reference the other methods are tested against.
 
-use super::{chunked_pairs, touching, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
 
 /// Tests all `N(N − 1)/2` pairs (in parallel over the first index).
 #[derive(Debug, Default)]
 pub struct BruteForce<const D: usize> {
-    spheres: Vec<Sphere<D>>,
+    spheres: Vec<BoundingSphere<D>>,
     margin: f64,
 }
 
@@ -13,7 +13,7 @@ impl<const D: usize> BroadPhase<D> for BruteForce<D> {
     fn name(&self) -> &'static str {
         "brute"
     }
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         self.spheres.clear();
         self.spheres.extend_from_slice(spheres);

@@ -1,7 +1,7 @@
 //! Spheres binned into the cells of a dense grid: cell coordinates and indices, the spheres sorted by
 //! cell (a parallel two-pass counting sort) and the half-shell scan of neighbouring cells.
 
-use super::Sphere;
+use super::BoundingSphere;
 use crate::math::Point;
 use rayon::prelude::*;
 
@@ -18,7 +18,7 @@ impl<const D: usize> Grid<D> {
     /// A grid of cells at least `size` wide covering the centres, with at most `max_cells` cells
     /// (larger cells if needed: any cell at least `size` wide keeps every method correct) and cell
     /// coordinates that fit the keys (below 2^21 per axis in 3D, 2^31 in 2D).
-    pub fn covering(spheres: &[Sphere<D>], size: f64, max_cells: f64) -> Self {
+    pub fn covering(spheres: &[BoundingSphere<D>], size: f64, max_cells: f64) -> Self {
         let (lo, hi) = spheres
             .par_chunks(4096)
             .map(|chunk| {
@@ -93,7 +93,7 @@ pub(super) struct CellList<const D: usize> {
     pub grid: Grid<D>,
     /// `start[c]..start[c + 1]` are the positions of cell `c`'s spheres in `sorted`.
     pub start: Vec<u32>,
-    pub sorted: Vec<Sphere<D>>,
+    pub sorted: Vec<BoundingSphere<D>>,
     pub index: Vec<u32>,
     /// The sort's keys `(cell << 32) | sphere` in input order and scattered into buckets (kept
     /// between rebuilds, like the fields above, so that a step allocates no per-sphere or per-cell
@@ -137,9 +137,9 @@ impl<const D: usize> CellList<D> {
     /// consecutive cells (at most [`BUCKETS`]; each fixed chunk of spheres counts and writes its
     /// own share of every bucket), then each bucket is counting-sorted by cell on its own. The
     /// order within a cell is the input order whatever the thread count.
-    pub fn rebuild(&mut self, spheres: &[Sphere<D>], members: Option<&[u32]>, size: f64) {
+    pub fn rebuild(&mut self, spheres: &[BoundingSphere<D>], members: Option<&[u32]>, size: f64) {
         let copy;
-        let subset: &[Sphere<D>] = match members {
+        let subset: &[BoundingSphere<D>] = match members {
             Some(m) => {
                 copy = m.par_iter().map(|&i| spheres[i as usize]).collect::<Vec<_>>();
                 &copy
@@ -201,14 +201,14 @@ impl<const D: usize> CellList<D> {
         self.start.resize(n_cells + 1, 0);
         self.sorted.resize(
             n,
-            Sphere {
+            BoundingSphere {
                 centre: Point::<D>::zeros(),
                 radius: 0.0,
             },
         );
         self.index.resize(n, 0);
         let mut parts = Vec::with_capacity(n_buckets);
-        let (mut sorted, mut index): (&mut [Sphere<D>], &mut [u32]) = (&mut self.sorted, &mut self.index);
+        let (mut sorted, mut index): (&mut [BoundingSphere<D>], &mut [u32]) = (&mut self.sorted, &mut self.index);
         for b in 0..n_buckets {
             let len = bucket_start[b + 1] - bucket_start[b];
             let (s, s_rest) = sorted.split_at_mut(len);

@@ -13,7 +13,7 @@
 //! cell visits (`3^D/2` for the own level, `3^D` per coarser non-empty level), with `K = 1`.
 
 use super::cells::{half_shell, CellList};
-use super::{chunked_pairs, touching, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
 use crate::math::Point;
 
 /// K of the cost model: the cost of visiting a cell over that of testing a pair.
@@ -60,7 +60,7 @@ impl<const D: usize> HierarchicalGrid<D> {
     }
 
     /// The number of levels minimising the cost model (see the module docs).
-    fn choose(spheres: &[Sphere<D>], margin: f64) -> Vec<f64> {
+    fn choose(spheres: &[BoundingSphere<D>], margin: f64) -> Vec<f64> {
         let (r_min, r_max) = spheres
             .iter()
             .fold((f64::INFINITY, 0.0f64), |(a, b), s| (a.min(s.radius), b.max(s.radius)));
@@ -106,7 +106,7 @@ impl<const D: usize> BroadPhase<D> for HierarchicalGrid<D> {
         "hgrid"
     }
 
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         self.sizes = Self::choose(spheres, margin);
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); self.sizes.len()];

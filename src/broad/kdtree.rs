@@ -1,12 +1,12 @@
 //! A `kiddo` k-d tree over the centres, one radius query per sphere (reach `r_i + r_max + m`).
 
-use super::{chunked_pairs, touching, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 /// Radius queries in a k-d tree (parallel over the queries).
 #[derive(Default)]
 pub struct KdTree<const D: usize> {
-    spheres: Vec<Sphere<D>>,
+    spheres: Vec<BoundingSphere<D>>,
     tree: Option<ImmutableKdTree<f64, D>>,
     r_max: f64,
     margin: f64,
@@ -17,7 +17,7 @@ impl<const D: usize> BroadPhase<D> for KdTree<D> {
         "kdtree"
     }
 
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         let centres: Vec<[f64; D]> = spheres.iter().map(|s| s.centre.into()).collect();
         self.tree = Some(ImmutableKdTree::new_from_slice(&centres).expect("validated finite centres"));

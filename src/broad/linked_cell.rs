@@ -3,7 +3,7 @@
 //! itself and its half shell of neighbours.
 
 use super::cells::{half_shell, CellList};
-use super::{chunked_pairs, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, validate, BoundingSphere, BroadError, BroadPhase};
 
 /// Linked cells on a dense grid (counting sort by cell, half-shell scan, parallel over cell ranges).
 #[derive(Debug, Default)]
@@ -17,7 +17,7 @@ impl<const D: usize> BroadPhase<D> for LinkedCell<D> {
         "linked-cell"
     }
 
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         use rayon::prelude::*;
         let r_max = spheres.par_iter().map(|s| s.radius).reduce(|| 0.0, f64::max);

@@ -40,7 +40,7 @@ use crate::math::Point;
 
 /// A bounding sphere (a disk in 2D).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Sphere<const D: usize> {
+pub struct BoundingSphere<const D: usize> {
     /// Centre.
     pub centre: Point<D>,
     /// Radius.
@@ -52,7 +52,7 @@ pub struct Sphere<const D: usize> {
 pub enum BroadError {
     /// A sphere with a non-finite centre or a negative or non-finite radius.
     #[error("sphere {index}: {message}")]
-    Sphere {
+    InvalidSphere {
         /// Its index.
         index: u32,
         /// What is wrong.
@@ -74,14 +74,14 @@ pub trait BroadPhase<const D: usize>: Send {
     /// The method's name, as `tumble bench broad --method` spells it.
     fn name(&self) -> &'static str;
     /// Takes the spheres of this step (building or updating the method's structure).
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError>;
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError>;
     /// Replaces `out` by every pair `(i, j)`, `i < j`, with `|c_i − c_j| ≤ r_i + r_j + margin`.
     fn pairs(&mut self, out: &mut Vec<(u32, u32)>);
 }
 
 /// Checks the input every method shares: at least two spheres, finite centres, finite non-negative
 /// radii, a finite non-negative margin.
-pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+pub fn validate<const D: usize>(spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
     if spheres.len() < 2 {
         return Err(BroadError::TooFew(spheres.len()));
     }
@@ -92,7 +92,8 @@ pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<()
         return Err(BroadError::Margin(margin));
     }
     use rayon::prelude::*;
-    let invalid = |s: &Sphere<D>| !(s.centre.iter().all(|x| x.is_finite()) && s.radius.is_finite() && s.radius >= 0.0);
+    let invalid =
+        |s: &BoundingSphere<D>| !(s.centre.iter().all(|x| x.is_finite()) && s.radius.is_finite() && s.radius >= 0.0);
     // Scanned by chunks: a `position_first` over single spheres costs as much as a linked-cell build.
     let first_invalid = spheres
         .par_chunks(CHUNK)
@@ -105,7 +106,7 @@ pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<()
         } else {
             format!("radius {} must be finite and non-negative", s.radius)
         };
-        return Err(BroadError::Sphere {
+        return Err(BroadError::InvalidSphere {
             index: i as u32,
             message,
         });
@@ -115,7 +116,7 @@ pub fn validate<const D: usize>(spheres: &[Sphere<D>], margin: f64) -> Result<()
 
 /// Whether spheres `a` and `b` are within `margin` of each other.
 #[inline]
-pub(crate) fn touching<const D: usize>(a: &Sphere<D>, b: &Sphere<D>, margin: f64) -> bool {
+pub(crate) fn touching<const D: usize>(a: &BoundingSphere<D>, b: &BoundingSphere<D>, margin: f64) -> bool {
     let reach = a.radius + b.radius + margin;
     (a.centre - b.centre).norm_squared() <= reach * reach
 }
@@ -123,7 +124,7 @@ pub(crate) fn touching<const D: usize>(a: &Sphere<D>, b: &Sphere<D>, margin: f64
 /// The spheres whose centre is within `r_i + margin` of a wall, for a domain given by the distance
 /// from a point to its walls (for a box, the distance to the nearest face: see [`box_wall_distance`]).
 pub fn near_walls<const D: usize>(
-    spheres: &[Sphere<D>],
+    spheres: &[BoundingSphere<D>],
     margin: f64,
     wall_distance: impl Fn(&Point<D>) -> f64 + Sync,
 ) -> Vec<u32> {

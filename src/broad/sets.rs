@@ -1,7 +1,9 @@
 //! The benchmark's sphere sets, generated reproducibly from a seed, and the timing of a method on
 //! a set (used by `tumble bench broad` and `cargo bench --bench broad`).
 
-use super::{Auto, BroadPhase, BruteForce, HierarchicalGrid, KdTree, LinkedCell, SortAndSweep, SortedDistance, Sphere};
+use super::{
+    Auto, BoundingSphere, BroadPhase, BruteForce, HierarchicalGrid, KdTree, LinkedCell, SortAndSweep, SortedDistance,
+};
 use crate::math::Point;
 use std::f64::consts::PI;
 use std::time::Instant;
@@ -31,14 +33,14 @@ fn ball_measure(d: usize, r: f64) -> f64 {
 
 /// `n` spheres with radii uniform in `[1, ω]`, centres uniform in a cube sized so that the spheres
 /// fill the fraction `fraction` of its volume.
-pub fn uniform<const D: usize>(n: usize, omega: f64, fraction: f64, seed: u64) -> Vec<Sphere<D>> {
+pub fn uniform<const D: usize>(n: usize, omega: f64, fraction: f64, seed: u64) -> Vec<BoundingSphere<D>> {
     let mut rng = SplitMix(seed);
     let radii: Vec<f64> = (0..n).map(|_| 1.0 + (omega - 1.0) * rng.uniform()).collect();
     let volume: f64 = radii.iter().map(|&r| ball_measure(D, r)).sum::<f64>() / fraction;
     let side = volume.powf(1.0 / D as f64);
     radii
         .into_iter()
-        .map(|radius| Sphere {
+        .map(|radius| BoundingSphere {
             centre: Point::<D>::from_fn(|_, _| side * rng.uniform()),
             radius,
         })
@@ -47,11 +49,11 @@ pub fn uniform<const D: usize>(n: usize, omega: f64, fraction: f64, seed: u64) -
 
 /// Leszczynski and Ciesielski's 2D sets: `n` particles in a square of side `nx` with
 /// `n / nx² = 100`, diameters uniform in `[d_min, d_max]`.
-pub fn leszczynski(n: usize, d_min: f64, d_max: f64, seed: u64) -> Vec<Sphere<2>> {
+pub fn leszczynski(n: usize, d_min: f64, d_max: f64, seed: u64) -> Vec<BoundingSphere<2>> {
     let mut rng = SplitMix(seed);
     let side = (n as f64 / 100.0).sqrt();
     (0..n)
-        .map(|_| Sphere {
+        .map(|_| BoundingSphere {
             centre: Point::<2>::new(side * rng.uniform(), side * rng.uniform()),
             radius: 0.5 * (d_min + (d_max - d_min) * rng.uniform()),
         })
@@ -60,7 +62,7 @@ pub fn leszczynski(n: usize, d_min: f64, d_max: f64, seed: u64) -> Vec<Sphere<2>
 
 /// One big sphere among `n − 1` unit spheres filling `fraction` of a cube; the big one is as wide
 /// as a cell that would hold about 100 small spheres, which is what a single grid degrades to.
-pub fn one_big_among_many<const D: usize>(n: usize, fraction: f64, seed: u64) -> Vec<Sphere<D>> {
+pub fn one_big_among_many<const D: usize>(n: usize, fraction: f64, seed: u64) -> Vec<BoundingSphere<D>> {
     let mut spheres = uniform::<D>(n, 1.0, fraction, seed);
     let side = ((n as f64) * ball_measure(D, 1.0) / fraction).powf(1.0 / D as f64);
     let cell = side * (100.0 / n as f64).powf(1.0 / D as f64);
@@ -114,7 +116,7 @@ pub struct Timing {
 /// so that incremental methods run as they would in a simulation; reports the median. `auto` first
 /// answers one query that probes its candidates, timed apart (`probe_ms`): a simulation pays it
 /// once, then every step costs what the median says.
-pub fn time<const D: usize>(name: &str, spheres: &[Sphere<D>], margin: f64, runs: usize) -> Option<Timing> {
+pub fn time<const D: usize>(name: &str, spheres: &[BoundingSphere<D>], margin: f64, runs: usize) -> Option<Timing> {
     let (pairs, median_ms, chosen, probe_ms) = if name == "auto" {
         let mut auto = Auto::<D>::default();
         let (_, probe) = median_query(&mut auto, spheres, margin, 1)?;
@@ -138,7 +140,7 @@ pub fn time<const D: usize>(name: &str, spheres: &[Sphere<D>], margin: f64, runs
 /// The number of pairs and the median milliseconds of `runs` queries.
 fn median_query<const D: usize>(
     m: &mut dyn BroadPhase<D>,
-    spheres: &[Sphere<D>],
+    spheres: &[BoundingSphere<D>],
     margin: f64,
     runs: usize,
 ) -> Option<(usize, f64)> {

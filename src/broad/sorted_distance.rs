@@ -4,13 +4,13 @@
 //! spheres have `|c_j − x_0| ≤ |c_i − x_0| + r_i + r_j + m`, that is `l_j − l_i ≤ 2 r_i + m`.
 //! The same code in any dimension.
 
-use super::{chunked_pairs, touching, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
 use crate::math::Point;
 
 /// Leszczynski and Ciesielski's sorted distances.
 #[derive(Debug, Default)]
 pub struct SortedDistance<const D: usize> {
-    sorted: Vec<Sphere<D>>,
+    sorted: Vec<BoundingSphere<D>>,
     index: Vec<u32>,
     distance: Vec<f64>,
     margin: f64,
@@ -21,7 +21,7 @@ impl<const D: usize> BroadPhase<D> for SortedDistance<D> {
         "sorted-distance"
     }
 
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         let corner = spheres
             .iter()

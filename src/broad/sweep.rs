@@ -3,13 +3,13 @@
 //! end, and compare each with the following ones while they overlap. Between steps, when the bodies
 //! move little, the previous order is re-sorted by insertion sort, which costs O(N + moves).
 
-use super::{chunked_pairs, touching, validate, BroadError, BroadPhase, Sphere};
+use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
 
 /// Sort and sweep, with incremental re-sorting between updates.
 #[derive(Debug, Default)]
 pub struct SortAndSweep<const D: usize> {
-    spheres: Vec<Sphere<D>>,
-    /// Sphere indices sorted by the lower ends of their intervals, and those ends.
+    spheres: Vec<BoundingSphere<D>>,
+    /// BoundingSphere indices sorted by the lower ends of their intervals, and those ends.
     order: Vec<u32>,
     lower: Vec<f64>,
     upper: Vec<f64>,
@@ -19,7 +19,7 @@ pub struct SortAndSweep<const D: usize> {
 
 impl<const D: usize> SortAndSweep<D> {
     /// The axis along which the centres spread most (largest variance).
-    fn spread_axis(spheres: &[Sphere<D>]) -> usize {
+    fn spread_axis(spheres: &[BoundingSphere<D>]) -> usize {
         let n = spheres.len() as f64;
         let mean = spheres.iter().map(|s| s.centre).sum::<crate::math::Point<D>>() / n;
         let var = spheres
@@ -35,7 +35,7 @@ impl<const D: usize> BroadPhase<D> for SortAndSweep<D> {
         "sweep"
     }
 
-    fn update(&mut self, spheres: &[Sphere<D>], margin: f64) -> Result<(), BroadError> {
+    fn update(&mut self, spheres: &[BoundingSphere<D>], margin: f64) -> Result<(), BroadError> {
         validate(spheres, margin)?;
         let axis = Self::spread_axis(spheres);
         let lower_of = |i: u32| {

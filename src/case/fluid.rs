@@ -13,7 +13,7 @@
 //! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
-use super::run::step_count;
+use super::output::step_count;
 use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
@@ -174,7 +174,7 @@ impl Case {
         };
         let scheme = match spec.scheme {
             None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
-            Some(SchemeSpec::Coupled) => Scheme::Coupled,
+            Some(SchemeSpec::Monolithic) => Scheme::Monolithic,
         };
         if !steady {
             let time = self.time()?;

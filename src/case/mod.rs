@@ -5,15 +5,17 @@
 //! file can make `tumble` panic.
 
 pub mod check;
-mod coupled;
+mod dry;
 mod fluid;
-mod run;
+mod immersed;
+mod output;
 pub mod schema;
 
 pub use check::CheckResult;
-pub use coupled::{run_coupled, CoupledSeconds, CoupledSummary};
+pub use dry::{run_dry, DryPhaseSeconds, DrySummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
-pub use run::{final_tilt, run, Summary};
+pub use immersed::{run_immersed, ImmersedPhaseSeconds, ImmersedSummary};
+pub use output::{final_tilt, FinalBody};
 pub use schema::CaseFile;
 
 use crate::body::{BodyError, BodyGeometry, Dim, Kinematics, RigidBody};

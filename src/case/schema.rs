@@ -43,7 +43,8 @@ pub struct DomainSpec {
     pub bounds: Option<[Vec<f64>; 2]>,
     /// Intervals per axis of the box's mesh; default: the box's extent over `h`.
     pub cells: Option<Vec<usize>>,
-    /// Mesh size of the box's mesh (length); default: `range`.
+    /// Mesh size of the box's mesh (length); default `2 range`, capped at 256 (2D) or 48 (3D)
+    /// intervals per axis (a given `h` is not capped).
     pub h: Option<f64>,
     /// A Gmsh mesh file instead of a box (path relative to the case file).
     pub mesh: Option<String>,
@@ -178,8 +179,9 @@ pub struct FluidSpec {
     pub convection: Option<ConvectionSpec>,
     /// How unsteady runs couple velocity and pressure: `"pressure-correction"` (BDF2 incremental
     /// pressure correction in rotational form; the default, and the only one with bodies) or
-    /// `"coupled"` (BDF2 with velocity and pressure solved together: no splitting error, stable
-    /// at larger steps, about 2.4x the time per step in 2D).
+    /// `"monolithic"` (BDF2 with velocity and pressure solved together: no splitting error,
+    /// stable at larger steps, about 2.4x the time per step in 2D; `"coupled"`, its former name,
+    /// is read as the same).
     pub scheme: Option<SchemeSpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
@@ -209,8 +211,9 @@ pub enum ConvectionSpec {
 pub enum SchemeSpec {
     /// `"pressure-correction"`.
     PressureCorrection,
-    /// `"coupled"`.
-    Coupled,
+    /// `"monolithic"` (also read from its former name, `"coupled"`).
+    #[serde(alias = "coupled")]
+    Monolithic,
 }
 
 /// A boundary lying on a circle (2D) or sphere (3D).

@@ -4,7 +4,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 use tumble::broad::sets::{self, Timing, METHODS};
-use tumble::broad::Sphere;
+use tumble::broad::BoundingSphere;
 use tumble::math::Point;
 
 #[derive(Subcommand, Debug)]
@@ -68,7 +68,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<()> {
     }
 }
 
-fn report<const D: usize>(spheres: &[Sphere<D>], args: &BroadArgs) -> anyhow::Result<()> {
+fn report<const D: usize>(spheres: &[BoundingSphere<D>], args: &BroadArgs) -> anyhow::Result<()> {
     tumble::broad::validate(spheres, args.margin)?;
     let names: Vec<&str> = match args.method.as_str() {
         "all" => METHODS
@@ -125,8 +125,8 @@ fn report<const D: usize>(spheres: &[Sphere<D>], args: &BroadArgs) -> anyhow::Re
 }
 
 enum Spheres {
-    D2(Vec<Sphere<2>>),
-    D3(Vec<Sphere<3>>),
+    D2(Vec<BoundingSphere<2>>),
+    D3(Vec<BoundingSphere<3>>),
 }
 
 /// Reads `x,y,r` or `x,y,z,r` rows; errors name the file and the line.
@@ -163,7 +163,7 @@ fn read_csv(path: &Path) -> anyhow::Result<Spheres> {
         Spheres::D2(
             rows.iter()
                 .map(sphere)
-                .map(|(c, r)| Sphere {
+                .map(|(c, r)| BoundingSphere {
                     centre: Point::<2>::new(c[0], c[1]),
                     radius: r,
                 })
@@ -173,7 +173,7 @@ fn read_csv(path: &Path) -> anyhow::Result<Spheres> {
         Spheres::D3(
             rows.iter()
                 .map(sphere)
-                .map(|(c, r)| Sphere {
+                .map(|(c, r)| BoundingSphere {
                     centre: Point::<3>::new(c[0], c[1], c[2]),
                     radius: r,
                 })

@@ -7,12 +7,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{run as run_case, run_coupled, run_flow, Case};
+use tumble::case::{run_dry, run_flow, run_immersed, Case};
 
 /// Arguments of `tumble run`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The case file (TOML; see cases/README.md).
+    /// The case file (TOML; its keys are in docs/guide.md).
     case: PathBuf,
     /// The output directory; default `out/<case name>`.
     #[arg(long)]
@@ -59,12 +59,12 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let fluid = case.file.fluid.is_some();
     let bodies = !case.file.bodies.is_empty();
     match (case.file.dimension, fluid, bodies) {
-        (2, false, _) => run_dim::<2>(case, args),
-        (3, false, _) => run_dim::<3>(case, args),
+        (2, false, _) => run_dry_dim::<2>(case, args),
+        (3, false, _) => run_dry_dim::<3>(case, args),
         (2, true, false) => run_flow_dim::<2>(case, args),
         (3, true, false) => run_flow_dim::<3>(case, args),
-        (2, true, true) => run_coupled_dim::<2>(case, args),
-        (3, true, true) => run_coupled_dim::<3>(case, args),
+        (2, true, true) => run_immersed_dim::<2>(case, args),
+        (3, true, true) => run_immersed_dim::<3>(case, args),
         (d, ..) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
     }
 }
@@ -145,7 +145,7 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_jso
     Ok(serde_json::to_value(&s)?)
 }
 
-fn run_coupled_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
+fn run_immersed_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -153,7 +153,7 @@ where
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
     let out = output_dir(case, args);
-    let s = with_progress(args.quiet, |progress| run_coupled(case, &flow, &out, setup, progress))?;
+    let s = with_progress(args.quiet, |progress| run_immersed(case, &flow, &out, setup, progress))?;
     println!(
         "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps); output in {}",
         s.case,
@@ -184,7 +184,7 @@ where
     Ok(serde_json::to_value(&s)?)
 }
 
-fn run_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
+fn run_dry_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -200,7 +200,7 @@ where
         );
     }
     let out = output_dir(case, args);
-    let summary = with_progress(args.quiet, |progress| run_case(case, &mut sim, &out, setup, progress))?;
+    let summary = with_progress(args.quiet, |progress| run_dry(case, &mut sim, &out, setup, progress))?;
     println!(
         "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase); output in {}",
         summary.case,

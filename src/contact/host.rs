@@ -19,7 +19,7 @@
 //! wall: the closest points.
 
 use super::{Contact, ContactModel, ContactTimes, WALL};
-use crate::broad::{BroadError, BroadPhase, Sphere};
+use crate::broad::{BoundingSphere, BroadError, BroadPhase};
 use crate::fmm::{distance_to_range, DistanceField, FmmError, FmmOptions, Front};
 use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
@@ -92,10 +92,10 @@ impl<const D: usize> HostContact<D> {
         let cut = self.model.range;
         let start = Instant::now();
         let nodes = &self.nodes;
-        let spheres: Vec<Sphere<D>> = nodes
+        let spheres: Vec<BoundingSphere<D>> = nodes
             .iter()
             .zip(centres)
-            .map(|(ns, c)| Sphere {
+            .map(|(ns, c)| BoundingSphere {
                 centre: *c,
                 radius: ns
                     .iter()

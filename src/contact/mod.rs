@@ -23,7 +23,7 @@ pub use law::{Detection, Law};
 pub use wall::Walls;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::broad::{BroadError, BroadPhase, Sphere};
+use crate::broad::{BoundingSphere, BroadError, BroadPhase};
 use crate::math::{Point, Vector};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -96,7 +96,7 @@ pub struct ContactSolver<const D: usize> {
     /// The parameters.
     pub model: ContactModel,
     broad: Box<dyn BroadPhase<D>>,
-    spheres: Vec<Sphere<D>>,
+    spheres: Vec<BoundingSphere<D>>,
     centres: Vec<(Point<D>, f64)>,
     pairs: Vec<(u32, u32)>,
     near_wall: Vec<u32>,
@@ -149,7 +149,7 @@ where
         self.pairs.clear();
         if bodies.len() >= 2 {
             self.spheres.clear();
-            self.spheres.extend(bodies.iter().map(|b| Sphere {
+            self.spheres.extend(bodies.iter().map(|b| BoundingSphere {
                 centre: b.position,
                 radius: b.geometry.radius,
             }));

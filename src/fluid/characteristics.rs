@@ -19,7 +19,7 @@
 //! pulled back towards `x` by halving until it is inside. Curved cells are located and evaluated
 //! as straight ones: the difference is of the order of the cell's sag, at the boundary only.
 //!
-//! Inside the fictitious domain of rigid bodies ([`crate::sim::Coupled`]) this is what keeps the
+//! Inside the fictitious domain of rigid bodies ([`crate::sim::Immersed`]) this is what keeps the
 //! high-Reynolds runs stable: a node released at a body's rear takes its history from inside the
 //! body (the rigid velocity), a node captured at the front from the fluid it came from.
 

@@ -19,20 +19,17 @@
 //! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
 //! pressure's first dof is pinned to 0. Cells are assembled in parallel into a matrix structure
 //! computed once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by
-//! `LDLᵀ`, the others by LU, both without pivoting on the symmetric pattern ([`super::saddle`])
+//! `LDLᵀ`, the others by LU, both without pivoting on the symmetric pattern ([`crate::linalg::saddle`])
 //! and refined by GMRES; once Newton is close, a step is solved by GMRES preconditioned with the
 //! last LU (see [`solve_steady`]).
 
-use super::gmres::gmres;
 use super::quadrature::Quadrature;
-use super::saddle::Saddle;
 use super::space::{p2_count, Local, P2Space};
+use crate::linalg::{csc_mul, gmres, PivotedLu, Saddle};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::sparse::linalg::lu::{factorize_symbolic_lu, LuRef, NumericLu, SymbolicLu};
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
-use faer::{ColMut, Conj, Par};
+use faer::Par;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -193,7 +190,7 @@ pub struct SteadyProblem<'a, const D: usize> {
 /// Solves a steady problem; returns the flow and the number of Newton steps (0 for Stokes).
 ///
 /// Newton starts from rest, so its first step is the Stokes solution, a symmetric system solved
-/// by `LDLᵀ`; the others by LU ([`super::saddle`]: both without pivoting, in one elimination
+/// by `LDLᵀ`; the others by LU ([`crate::linalg::saddle`]: both without pivoting, in one elimination
 /// order computed once, and refined by GMRES to the step's tolerance, faer's LU with partial
 /// pivoting taking over if GMRES does not get there). It stops when the velocity change,
 /// relative to the largest velocity, is below `tolerance`, or below `√tolerance` after falling
@@ -202,7 +199,7 @@ pub struct SteadyProblem<'a, const D: usize> {
 ///
 /// Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
 /// relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
-/// of a new factorisation ([`super::gmres`]): the Jacobians differ by about that much, so GMRES
+/// of a new factorisation ([`crate::linalg::gmres`](mod@crate::linalg::gmres)): the Jacobians differ by about that much, so GMRES
 /// needs a few triangular solves, each about a sixth of a factorisation (2D). Its residual is
 /// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
 /// change, which keeps the convergence quadratic (the stopping rule above relies on it). A step
@@ -453,7 +450,7 @@ struct System<const D: usize> {
     size: usize,
     n2: usize,
     /// Newton (`D × D` velocity blocks) rather than Stokes (diagonal blocks).
-    coupled: bool,
+    cross_components: bool,
     n1: usize,
     /// The prescribed rows (identity rows) and their values.
     prescribed: Vec<(usize, f64)>,
@@ -472,7 +469,7 @@ struct System<const D: usize> {
     saddle: Saddle,
     /// faer's LU with partial pivoting, for a matrix on which the saddle LU does not bring GMRES
     /// to its tolerance (none until the first is needed).
-    lu: Option<Lu>,
+    lu: Option<PivotedLu>,
     /// Which of the two holds the last factorisation of a Newton Jacobian.
     last: Option<Factor>,
 }
@@ -484,38 +481,22 @@ enum Factor {
     Pivoted,
 }
 
-/// An LU factorisation with its symbolic part (shared by every matrix of a solve) and the
-/// numeric factor's storage and scratch space, reused from one factorisation to the next.
-struct Lu {
-    symbolic: SymbolicLu<usize>,
-    numeric: NumericLu<usize, f64>,
-    scratch: MemBuffer,
-}
-
-impl Lu {
-    /// `x ← M⁻¹ x`.
-    fn solve(&mut self, x: &mut [f64], par: Par) {
-        LuRef::new_unchecked(&self.symbolic, &self.numeric).solve_in_place_with_conj(
-            Conj::No,
-            ColMut::from_slice_mut(x).as_mat_mut(),
-            par,
-            MemStack::new(&mut self.scratch),
-        );
-    }
-}
-
-/// The component pairs `(d, e)` of a velocity block: all of them if `coupled`, else `d = e`.
-fn components<const D: usize>(coupled: bool) -> impl Iterator<Item = (usize, usize)> {
-    (0..D).flat_map(move |d| (0..D).filter(move |&e| coupled || d == e).map(move |e| (d, e)))
+/// The component pairs `(d, e)` of a velocity block: all of them if `cross_components`, else `d = e`.
+fn components<const D: usize>(cross_components: bool) -> impl Iterator<Item = (usize, usize)> {
+    (0..D).flat_map(move |d| (0..D).filter(move |&e| cross_components || d == e).map(move |e| (d, e)))
 }
 
 /// The number of local entries of a cell. In their order: the velocity blocks `(i, j, d, e)`
-/// (row dof `i`, component `d`; column dof `j`, component `e`; only `d = e` unless `coupled`, as
+/// (row dof `i`, component `d`; column dof `j`, component `e`; only `d = e` unless `cross_components`, as
 /// Stokes does not couple the components), then for each velocity dof `i`, vertex `m` and
 /// component `d` the divergence entry `(q_m, u_i^d)` and its transpose.
-fn local_count(dimension: usize, coupled: bool) -> usize {
+fn local_count(dimension: usize, cross_components: bool) -> usize {
     let nb = p2_count(dimension);
-    let blocks = if coupled { dimension * dimension } else { dimension };
+    let blocks = if cross_components {
+        dimension * dimension
+    } else {
+        dimension
+    };
     nb * nb * blocks + 2 * nb * (dimension + 1) * dimension
 }
 
@@ -555,8 +536,8 @@ impl<const D: usize> System<D> {
         // below `n₁`); pressure column `v` has `d n₂ + N(v)` for every `d` (and its own diagonal
         // if pinned). An entry's position is then its column's start plus its block's plus the
         // rank of its row in a neighbour list.
-        let coupled = problem.convection;
-        let blocks = if coupled { D } else { 1 };
+        let cross_components = problem.convection;
+        let blocks = if cross_components { D } else { 1 };
         let (neighbour_ptr, neighbour_list) = space.neighbours();
         let neighbours = |k: usize| &neighbour_list[neighbour_ptr[k]..neighbour_ptr[k + 1]];
         let vertices_among = |k: usize| neighbours(k).partition_point(|&v| (v as usize) < n1);
@@ -581,8 +562,8 @@ impl<const D: usize> System<D> {
         let mut row_idx = Vec::with_capacity(col_ptr[size]);
         for e in 0..D {
             for k in 0..n2 {
-                let coupled_to = if coupled { 0..D } else { e..e + 1 };
-                for d in coupled_to {
+                let components_to = if cross_components { 0..D } else { e..e + 1 };
+                for d in components_to {
                     row_idx.extend(neighbours(k).iter().map(|&m| d * n2 + m as usize));
                 }
                 row_idx.extend(neighbours(k)[..vertices_among(k)].iter().map(|&v| D * n2 + v as usize));
@@ -596,7 +577,7 @@ impl<const D: usize> System<D> {
                 row_idx.push(D * n2 + v);
             }
         }
-        let per_cell = local_count(D, coupled);
+        let per_cell = local_count(D, cross_components);
         let cells = mesh.num_cells();
         let nb = p2_count(D);
         let mut slots = vec![DROPPED; cells * per_cell];
@@ -618,8 +599,8 @@ impl<const D: usize> System<D> {
             for (i, &di) in dofs.iter().enumerate() {
                 for (j, &dj) in dofs.iter().enumerate() {
                     let length = neighbours(dj as usize).len();
-                    for (d, e) in components::<D>(coupled) {
-                        let block = if coupled { d } else { 0 };
+                    for (d, e) in components::<D>(cross_components) {
+                        let block = if cross_components { d } else { 0 };
                         put(
                             d * n2 + di as usize,
                             col_ptr[e * n2 + dj as usize] + block * length + rank[i][j],
@@ -640,7 +621,7 @@ impl<const D: usize> System<D> {
                 }
             }
             debug_assert_eq!(
-                nb * nb * components::<D>(coupled).count() + 2 * nb * (D + 1) * D,
+                nb * nb * components::<D>(cross_components).count() + 2 * nb * (D + 1) * D,
                 per_cell
             );
         });
@@ -650,7 +631,7 @@ impl<const D: usize> System<D> {
             .map(|&(row, _)| {
                 if row < D * n2 {
                     let (d, k) = (row / n2, row % n2);
-                    let block = if coupled { d } else { 0 };
+                    let block = if cross_components { d } else { 0 };
                     let within = neighbours(k)
                         .binary_search(&(k as u32))
                         .expect("a dof is its own neighbour");
@@ -667,7 +648,7 @@ impl<const D: usize> System<D> {
         Ok(System {
             size,
             n2,
-            coupled,
+            cross_components,
             n1,
             prescribed,
             values: vec![0.0; row_idx_len],
@@ -693,8 +674,8 @@ impl<const D: usize> System<D> {
         w: Option<&FlowField<D>>,
     ) {
         let nb = p2_count(D);
-        let coupled = self.coupled;
-        let per_cell = local_count(D, coupled);
+        let cross_components = self.cross_components;
+        let per_cell = local_count(D, cross_components);
         let n2 = self.n2;
         let nu = problem.viscosity;
         let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
@@ -718,7 +699,7 @@ impl<const D: usize> System<D> {
                         problem.force,
                         w,
                         &rule,
-                        coupled,
+                        cross_components,
                         out,
                         load,
                     )
@@ -744,40 +725,21 @@ impl<const D: usize> System<D> {
         }
     }
 
-    /// Solves the assembled system into `x` by LU (factorising it; the symbolic part the first
-    /// time).
+    /// Solves the assembled system into `x` by faer's pivoting LU (factorising it; the symbolic
+    /// part the first time).
     fn solve_lu(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
-        let failed = |e: &dyn std::fmt::Debug| FluidError::Solve(format!("{e:?}"));
         let lu = match &mut self.lu {
             Some(lu) => lu,
-            None => {
-                let symbolic =
-                    factorize_symbolic_lu(self.columns.as_ref(), Default::default()).map_err(|e| failed(&e))?;
-                let scratch = MemBuffer::new(
-                    symbolic
-                        .factorize_numeric_lu_scratch::<f64>(lu_par(D), Default::default())
-                        .or(symbolic.solve_in_place_scratch::<f64>(1, lu_par(D))),
-                );
-                self.lu.insert(Lu {
-                    symbolic,
-                    numeric: NumericLu::new(),
-                    scratch,
-                })
-            }
+            None => self
+                .lu
+                .insert(PivotedLu::new(self.columns.as_ref(), lu_par(D)).map_err(FluidError::Solve)?),
         };
-        let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        if let Err(e) = lu.symbolic.factorize_numeric_lu(
-            &mut lu.numeric,
-            matrix,
-            lu_par(D),
-            MemStack::new(&mut lu.scratch),
-            Default::default(),
-        ) {
+        if let Err(e) = lu.factorize(SparseColMatRef::new(self.columns.as_ref(), &self.values)) {
             self.lu = None;
-            return Err(failed(&e));
+            return Err(FluidError::Solve(e));
         }
         x.copy_from_slice(&self.rhs);
-        lu.solve(x, lu_par(D));
+        lu.solve_in_place(x);
         Ok(())
     }
 
@@ -785,7 +747,7 @@ impl<const D: usize> System<D> {
     /// the system was linearised about (Newton's `J(w) w − b(w)` is the residual at `w`).
     fn residual(&self, x: &[f64]) -> f64 {
         let mut ax = vec![0.0; self.size];
-        multiply(SparseColMatRef::new(self.columns.as_ref(), &self.values), x, &mut ax);
+        csc_mul(SparseColMatRef::new(self.columns.as_ref(), &self.values), x, &mut ax);
         ax.iter()
             .zip(&self.rhs)
             .map(|(a, b)| (a - b).powi(2))
@@ -833,7 +795,7 @@ impl<const D: usize> System<D> {
     /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
     fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
         let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
-        let apply = |v: &[f64], out: &mut [f64]| multiply(matrix, v, out);
+        let apply = |v: &[f64], out: &mut [f64]| csc_mul(matrix, v, out);
         match self.last? {
             Factor::Saddle => gmres(
                 apply,
@@ -847,7 +809,7 @@ impl<const D: usize> System<D> {
                 let lu = self.lu.as_mut()?;
                 gmres(
                     apply,
-                    |v| lu.solve(v, lu_par(D)),
+                    |v| lu.solve_in_place(v),
                     &self.rhs,
                     x,
                     tolerance,
@@ -873,17 +835,7 @@ impl<const D: usize> System<D> {
     }
 }
 
-/// `out = A v` for a matrix in compressed columns.
-pub(super) fn multiply(a: SparseColMatRef<'_, usize, f64>, v: &[f64], out: &mut [f64]) {
-    out.fill(0.0);
-    for (j, &vj) in v.iter().enumerate() {
-        for (i, &aij) in a.row_idx_of_col(j).zip(a.val_of_col(j)) {
-            out[i] += aij * vj;
-        }
-    }
-}
-
-/// One cell's local matrix (in the order of [`local_count`], with its `coupled` blocks) and
+/// One cell's local matrix (in the order of [`local_count`], with its cross-component blocks) and
 /// load (per dof, per component): Stokes, or the Newton linearisation about `w`.
 #[allow(clippy::too_many_arguments)]
 fn cell_system<const D: usize>(
@@ -894,7 +846,7 @@ fn cell_system<const D: usize>(
     force: VectorField<D>,
     w: Option<&FlowField<D>>,
     rule: &Quadrature<D>,
-    coupled: bool,
+    cross_components: bool,
     out: &mut [f64],
     load: &mut [f64],
 ) {
@@ -960,7 +912,7 @@ fn cell_system<const D: usize>(
         for block in &row[..nb] {
             for (d, block_d) in block.iter().enumerate() {
                 for (e, &value) in block_d.iter().enumerate() {
-                    if coupled || d == e {
+                    if cross_components || d == e {
                         out[k] = value;
                         k += 1;
                     }

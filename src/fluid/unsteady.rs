@@ -27,17 +27,16 @@
 //! ([`super::characteristics`]): the history `4ũ^k − ũ^{k−1}` is taken at the feet of the
 //! characteristics, the convection term drops out, the matrices are the same.
 //!
-//! [`Scheme::Coupled`] takes the same BDF2 step without splitting: `ũ^{k+1}` and `p^{k+1}` solve
+//! [`Scheme::Monolithic`] takes the same BDF2 step without splitting: `ũ^{k+1}` and `p^{k+1}` solve
 //! the momentum equation above with `∇p^{k+1}` in place of `∇p̂` together with `∇·u^{k+1} = 0`,
-//! one constant saddle-point system ([`super::coupled`]).
+//! one constant saddle-point system ([`super::monolithic`]).
 
 use super::characteristics::Characteristics;
-use super::coupled::CoupledSystem;
+use super::monolithic::MonolithicSystem;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
-use super::sparse::Csr;
-use super::spd::{Reach, SpdSolver};
 use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
+use crate::linalg::{Csr, Reach, SpdSolver};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
@@ -89,12 +88,12 @@ pub enum Scheme {
     /// bodies' constraint acts between its velocity step and its correction.
     #[default]
     PressureCorrection,
-    /// BDF2 with the velocity and the pressure solved together ([`CoupledSystem`]): no splitting
+    /// BDF2 with the velocity and the pressure solved together ([`MonolithicSystem`]): no splitting
     /// error, one solve with the larger saddle-point factor per step; no constraints.
-    Coupled,
+    Monolithic,
 }
 
-/// The largest relative residual a coupled step accepts after its iterative refinement (which
+/// The largest relative residual a monolithic step accepts after its iterative refinement (which
 /// brings it below 1e-9 when the factorisation is sound).
 const COUPLED_RESIDUAL: f64 = 1e-8;
 
@@ -166,8 +165,8 @@ pub struct Unsteady<const D: usize> {
     convection: Convection,
     /// Built at the first step with [`Convection::Characteristics`].
     characteristics: Option<Characteristics<D>>,
-    /// The coupled system and its right-hand side and solution ([`Scheme::Coupled`]).
-    coupled: Option<(CoupledSystem, Vec<f64>, Vec<f64>)>,
+    /// The monolithic system and its right-hand side and solution ([`Scheme::Monolithic`]).
+    monolithic: Option<(MonolithicSystem, Vec<f64>, Vec<f64>)>,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -319,7 +318,7 @@ impl<const D: usize> Unsteady<D> {
             prescribed: is_fixed,
             convection: Convection::Extrapolated,
             characteristics: None,
-            coupled: None,
+            monolithic: None,
             phi_fixed,
             pressure_load,
             boundary,
@@ -358,14 +357,14 @@ impl<const D: usize> Unsteady<D> {
     }
 
     /// How the steps couple velocity and pressure ([`Scheme::PressureCorrection`] unless set);
-    /// [`Scheme::Coupled`] builds and factorises its matrix here. `Err` names what the
+    /// [`Scheme::Monolithic`] builds and factorises its matrix here. `Err` names what the
     /// factorisation refused.
     pub fn set_scheme(&mut self, scheme: Scheme) -> Result<(), FluidError> {
-        self.coupled = match scheme {
+        self.monolithic = match scheme {
             Scheme::PressureCorrection => None,
-            Scheme::Coupled => {
+            Scheme::Monolithic => {
                 let start = Instant::now();
-                let system = CoupledSystem::new::<D>(
+                let system = MonolithicSystem::new::<D>(
                     &self.velocity_matrix,
                     &self.divergence,
                     &self.prescribed,
@@ -383,7 +382,7 @@ impl<const D: usize> Unsteady<D> {
 
     /// The current velocity at every P2 dof, the positions of the dofs and whether each carries a
     /// velocity condition, for a constraint applied between steps (the rigid bodies' projection,
-    /// [`crate::sim::Coupled`]): the changed velocity is the one the next step starts from and the
+    /// [`crate::sim::Immersed`]): the changed velocity is the one the next step starts from and the
     /// one [`Self::acceleration`] differentiates. Dofs with a condition must keep their values.
     pub fn velocity_mut(&mut self) -> (&mut [Vector<D>], &[Point<D>], &[bool]) {
         (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
@@ -421,8 +420,8 @@ impl<const D: usize> Unsteady<D> {
     /// solve and the pressure correction: `constrain(space, velocity, prescribed, response)` may
     /// change the velocity of dofs without a velocity condition, using `response` to add
     /// responses of the velocity operator to loads (the rigid bodies' constraint,
-    /// [`crate::sim::Coupled`]); the correction then sees the divergence of the changed field.
-    /// An error with [`Scheme::Coupled`], which has no step between the two.
+    /// [`crate::sim::Immersed`]); the correction then sees the divergence of the changed field.
+    /// An error with [`Scheme::Monolithic`], which has no step between the two.
     pub fn step_constrained(
         &mut self,
         mesh: &SimplexMesh<D>,
@@ -430,9 +429,9 @@ impl<const D: usize> Unsteady<D> {
         carried: Carried<'_, D>,
         constrain: &mut Constraint<'_, D>,
     ) -> Result<(), FluidError> {
-        if self.coupled.is_some() {
+        if self.monolithic.is_some() {
             return Err(FluidError::Solve(
-                "the coupled scheme solves velocity and pressure together: it has no place for a constraint \
+                "the monolithic scheme solves velocity and pressure together: it has no place for a constraint \
                  between them; use the pressure correction"
                     .into(),
             ));
@@ -488,7 +487,7 @@ impl<const D: usize> Unsteady<D> {
             }
         }
         let load = &w.load;
-        if self.coupled.is_some() {
+        if self.monolithic.is_some() {
             w.gradient.fill(0.0);
         } else {
             // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`.
@@ -525,7 +524,7 @@ impl<const D: usize> Unsteady<D> {
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        if let Some((system, rhs, x)) = &mut self.coupled {
+        if let Some((system, rhs, x)) = &mut self.monolithic {
             for d in 0..D {
                 for k in 0..n2 {
                     rhs[d * n2 + k] = w.velocity[(k, d)];
@@ -535,7 +534,7 @@ impl<const D: usize> Unsteady<D> {
             let residual = system.solve(rhs, x);
             if residual > COUPLED_RESIDUAL {
                 return Err(FluidError::Solve(format!(
-                    "the coupled system of step {} (t = {t}) was solved to a relative residual of {residual:.1e} only: \
+                    "the monolithic system of step {} (t = {t}) was solved to a relative residual of {residual:.1e} only: \
                      its factorisation is too inaccurate (a time step too large for the mesh?)",
                     self.steps + 1
                 )));

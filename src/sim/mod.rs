@@ -1,5 +1,5 @@
 //! The time loop of rigid bodies under gravity and contact, without fluid ("dry", this file), with
-//! optional linear and angular drag standing in for viscous damping; in a fluid, [`Coupled`].
+//! optional linear and angular drag standing in for viscous damping; in a fluid, [`Immersed`].
 //!
 //! One step of length `Δt` (semi-implicit Euler, drag implicit):
 //!
@@ -14,14 +14,14 @@
 //! `Δt < 2 √(m/k)` (the symplectic Euler limit for an oscillator), which
 //! [`Simulation::stable_time_step`] reports with the reduced mass `m/2` for a pair.
 
-pub mod coupled;
 mod grid;
+pub mod immersed;
 
-pub use coupled::{Coupled, Coupling};
 pub use grid::PointGrid;
+pub use immersed::{Immersed, ImmersedOptions, ImmersedSeconds};
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::broad::{BroadError, BroadPhase, LinkedCell, Sphere};
+use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};
 use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
 use crate::fluid::FluidError;
 use crate::math::Vector;
@@ -67,9 +67,9 @@ pub enum SimError {
     /// The fluid step failed.
     #[error("fluid: {0}")]
     Fluid(#[from] FluidError),
-    /// The coupling's parameters do not fit the bodies.
-    #[error("coupling: {0}")]
-    Coupling(String),
+    /// The bodies in the fluid do not fit the mesh or the fluid.
+    #[error("bodies in the fluid: {0}")]
+    Immersed(String),
 }
 
 /// Linear and angular drag rates (per unit time): `dv/dt = … − c_v v`, `dω/dt = … − c_ω ω`.
@@ -169,10 +169,10 @@ where
             }
         }
         let cut = self.contact.model.range;
-        let spheres: Vec<Sphere<D>> = self
+        let spheres: Vec<BoundingSphere<D>> = self
             .bodies
             .iter()
-            .map(|b| Sphere {
+            .map(|b| BoundingSphere {
                 centre: b.position,
                 radius: b.geometry.radius,
             })

@@ -8,6 +8,12 @@
 //! without forming it). Right preconditioning makes that norm the true residual `‖b − A x‖`, so the
 //! stopping test means the same whatever `M` is. When `A − M` is small, `A M⁻¹ = I + (A − M) M⁻¹`
 //! and the residual falls by about `‖(A − M) M⁻¹‖` per iteration, faster as the iteration goes on.
+//!
+//! **Cost** of `k` iterations on `n` unknowns: `k` products with `A`, `k` applications of `M⁻¹`,
+//! and `k(k + 3)/2` dot products and as many updates of length `n` (the Gram–Schmidt sweeps);
+//! memory `2(k + 1) n` values (the basis `V` and the directions `M⁻¹ V`). Without restart the
+//! cost grows as `k² n`, so it is meant for a good preconditioner and a few iterations (the
+//! steady solver stops at 20 and factorises instead).
 
 /// Solves `A x = b` from the initial guess in `x`, stopping when `‖b − A x‖ ≤ tolerance`.
 /// `apply(v, out)` sets `out = A v`; `precondition(v)` replaces `v` by `M⁻¹ v`. Returns the number

@@ -1,4 +1,4 @@
-//! The saddle-point system of a coupled (monolithic) time step: velocity and pressure solved
+//! The saddle-point system of a monolithic time step: velocity and pressure solved
 //! together, without splitting,
 //!
 //! ```text
@@ -12,9 +12,7 @@
 //! triangular solves, with iterative refinement where the residual is not small enough (the
 //! factorisation regularises the pivots it finds too small).
 
-use super::saddle::Saddle;
-use super::sparse::Csr;
-use super::steady::multiply;
+use crate::linalg::{csc_mul, Csr, Saddle};
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Par;
 
@@ -26,8 +24,8 @@ const REFINEMENTS: usize = 4;
 /// from rest: 4e-4 and 4e-7); a step's time error is many orders larger.
 const TOLERANCE: f64 = 1e-9;
 
-/// The factored coupled matrix and a solve's work vectors.
-pub struct CoupledSystem {
+/// The factored monolithic matrix and a solve's work vectors.
+pub struct MonolithicSystem {
     matrix: SparseColMat<usize, f64>,
     fixed: Vec<bool>,
     /// The indices of the prescribed unknowns.
@@ -37,7 +35,7 @@ pub struct CoupledSystem {
     product: Vec<f64>,
 }
 
-impl CoupledSystem {
+impl MonolithicSystem {
     /// Builds and factorises the matrix for the scalar velocity block `velocity` (`A`, `n₂ × n₂`)
     /// and the divergence `divergence` (`B`, `n₁ × D n₂`); `prescribed[k]` marks the P2 dofs with
     /// a velocity condition, `pin_pressure` fixes the first pressure (no pressure boundary).
@@ -71,7 +69,7 @@ impl CoupledSystem {
         let mut saddle = Saddle::new(matrix.symbolic(), &fixed, n2, D * n2, par)?;
         saddle.factorize_symmetric(matrix.val())?;
         let fixed_columns = (0..size as u32).filter(|&k| fixed[k as usize]).collect();
-        Ok(CoupledSystem {
+        Ok(MonolithicSystem {
             matrix,
             fixed,
             fixed_columns,
@@ -125,7 +123,7 @@ impl CoupledSystem {
 
     /// `residual = b − M x` in the free rows, zero in the fixed ones; returns its norm.
     fn refine_residual(&mut self, b: &[f64], x: &[f64]) -> f64 {
-        multiply(self.matrix.as_ref(), x, &mut self.product);
+        csc_mul(self.matrix.as_ref(), x, &mut self.product);
         let mut sum = 0.0;
         for (((r, &bk), &mk), &f) in self.residual.iter_mut().zip(b).zip(&self.product).zip(&self.fixed) {
             *r = if f { 0.0 } else { bk - mk };

@@ -22,7 +22,7 @@
 //! pivot below `ε` (a pressure eliminated before all its velocity neighbours), or in `LDLᵀ` of the
 //! wrong sign, is replaced by `±δ`, as faer does for quasi-definite matrices. That makes the
 //! factorisation an approximation where it regularises, so [`Saddle::apply`] is meant as the
-//! preconditioner of GMRES on the full system ([`super::gmres`]), which brings the residual down
+//! preconditioner of GMRES on the full system ([`super::gmres`](mod@super::gmres)), which brings the residual down
 //! to the tolerance (in one iteration on the Schäfer–Turek meshes).
 
 use super::supernodal_lu::{Pivots, SupernodalLu};
@@ -358,7 +358,7 @@ fn node_order(
 #[cfg(test)]
 mod tests {
     use super::Saddle;
-    use crate::fluid::gmres::gmres;
+    use crate::linalg::gmres::gmres;
     use faer::sparse::{SparseColMat, Triplet};
     use faer::Par;
 

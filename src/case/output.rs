@@ -1,43 +1,15 @@
-//! Running a built case: the time loop and its output directory.
-//!
-//! | file | content |
-//! |---|---|
-//! | `series.pvd`, `bodies_NNNNNN.vtu` | the bodies' boundaries (segments in 2D, triangles in 3D), point data `body` and `velocity`, every `output.every` steps |
-//! | `fields.pvd`, `fields_NNNNNN.vtu` | with `output.fields = true`: each body's distance-field lattice moved with it, point data `distance`, `body` |
-//! | `domain.vtu` | the domain mesh with the wall distance `wall_distance` (if the case has walls) |
-//! | `bodies.csv` | one row per body every `output.csv_every` steps: `time,body,x,y,angle,vx,vy,omega,fx,fy,torque` (2D) or `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz` (3D); `f`, `t` the contact force and torque |
-//! | `summary.json` | case, steps, times per phase, `final_tilt`, final state; `"status": "failed"` and the error if the run stopped |
-//!
-//! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
-//! the end, or when the run fails, so a failed run keeps every row it computed.
+//! What every run writes about its bodies, shared by dry runs ([`super::dry`]) and runs in a
+//! fluid ([`super::immersed`]): the `bodies.csv` rows, the bodies' `.vtu` series and their
+//! distance-field lattices, the final state and tilt in `summary.json`, and the step count.
 
-use super::{Case, CaseError};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::io::{write_mesh_vtu, write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
+use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
 use crate::sim::Simulation;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
-/// Seconds spent per phase.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct PhaseSeconds {
-    /// Building the bodies' geometries and fields and the walls' field.
-    pub setup: f64,
-    /// Broad phase.
-    pub broad_phase: f64,
-    /// Gap evaluation on the distance fields.
-    pub distance: f64,
-    /// Force laws.
-    pub forces: f64,
-    /// Time integration.
-    pub integration: f64,
-    /// Writing files.
-    pub output: f64,
-}
-
-/// One body at the end of the run.
+/// One body at the end of the run (`summary.json`'s `final_state`).
 #[derive(Debug, Clone, Serialize)]
 pub struct FinalBody {
     /// Its name.
@@ -83,151 +55,12 @@ where
         .reduce(f64::max)
 }
 
-/// What `summary.json` holds.
-#[derive(Debug, Clone, Serialize)]
-pub struct Summary {
-    /// The case's name.
-    pub case: String,
-    /// `"completed"` or `"failed"`.
-    pub status: String,
-    /// The error that stopped the run.
-    pub error: Option<String>,
-    /// 2 or 3.
-    pub dimension: usize,
-    /// Number of bodies.
-    pub bodies: usize,
-    /// Steps done.
-    pub steps: usize,
-    /// Simulated time reached.
-    pub time: f64,
-    /// `Δt`.
-    pub time_step: f64,
-    /// The contact springs' stable time step (see [`Simulation::stable_time_step`]).
-    pub stable_time_step: f64,
-    /// The force law.
-    pub law: String,
-    /// The broad-phase method.
-    pub broad_phase: String,
-    /// The most contacts at one step.
-    pub max_contacts: usize,
-    /// Wall-clock seconds of the whole run, setup included.
-    pub wall_seconds: f64,
-    /// Seconds per phase.
-    pub seconds: PhaseSeconds,
-    /// Contact seconds (broad phase + distance + forces) per step.
-    pub contact_seconds_per_step: f64,
-    /// The largest tilt of a body's first axis from level at the end (radians, see
-    /// [`final_tilt`]); `null` without gravity.
-    pub final_tilt: Option<f64>,
-    /// The bodies at the end.
-    pub final_state: Vec<FinalBody>,
-}
-
-/// Runs `sim` (built from `case`, which took `setup_seconds`) to the end time, writing into
-/// `out`; `progress(step, steps)` is called after every step.
-pub fn run<const D: usize>(
-    case: &Case,
-    sim: &mut Simulation<D>,
-    out: &Path,
-    setup_seconds: f64,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Summary, CaseError>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let start = Instant::now();
-    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
-        path: out.to_path_buf(),
-        cause,
-    })?;
-    let time = case.time()?;
-    let dt = time.step;
-    let steps = step_count(time.end, dt);
-    let output = case.file.output.clone().unwrap_or_default();
-    let every = output.every.unwrap_or((steps / 100).max(1));
-    let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let mut writer = Writer::new(out, output.fields.unwrap_or(false))?;
-    let mut output_seconds = 0.0;
-    let mut max_contacts = 0;
-
-    let t = Instant::now();
-    if let Some(w) = &sim.walls {
-        write_mesh_vtu(
-            &out.join("domain.vtu"),
-            w.mesh(),
-            vec![Field::scalar("wall_distance", w.values())],
-            vec![],
-        )?;
-    }
-    writer.rows(sim, None)?;
-    if every > 0 {
-        writer.snapshot(sim)?;
-    }
-    output_seconds += t.elapsed().as_secs_f64();
-
-    let mut failure = None;
-    for s in 1..=steps {
-        if let Err(cause) = sim.step(dt) {
-            failure = Some(CaseError::Sim {
-                file: case.path.clone(),
-                cause: Box::new(cause),
-            });
-            break;
-        }
-        sim.time = s as f64 * dt;
-        max_contacts = max_contacts.max(sim.contact.contacts.len());
-        let t = Instant::now();
-        if s % csv_every == 0 || s == steps {
-            writer.rows(sim, None)?;
-        }
-        if every > 0 && (s % every == 0 || s == steps) {
-            writer.snapshot(sim)?;
-        }
-        output_seconds += t.elapsed().as_secs_f64();
-        progress(s, steps);
-    }
-    writer.finish()?;
-
-    let times = sim.contact.times;
-    let summary = Summary {
-        case: case.name(),
-        status: if failure.is_some() { "failed" } else { "completed" }.into(),
-        error: failure.as_ref().map(|e| e.to_string()),
-        dimension: D,
-        bodies: sim.bodies.len(),
-        steps: sim.steps,
-        time: sim.time,
-        time_step: dt,
-        stable_time_step: sim.stable_time_step(),
-        law: sim.contact.model.law.name().into(),
-        broad_phase: sim.contact.broad_name().into(),
-        max_contacts,
-        wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
-        seconds: PhaseSeconds {
-            setup: setup_seconds,
-            broad_phase: times.broad,
-            distance: times.distance,
-            forces: times.forces,
-            integration: sim.integration_seconds,
-            output: output_seconds,
-        },
-        contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
-        final_tilt: final_tilt(&sim.bodies, &sim.gravity),
-        final_state: sim.bodies.iter().map(FinalBody::of).collect(),
-    };
-    crate::io::write_json(&out.join("summary.json"), &summary)?;
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(summary),
-    }
-}
-
 /// The number of steps of `dt` that reach `end` (the last one may overshoot by round-off only).
 pub(crate) fn step_count(end: f64, dt: f64) -> usize {
     ((end / dt) * (1.0 - 1e-12)).ceil().max(1.0) as usize
 }
 
-/// The output files of a run in progress (also used by fluid runs with bodies).
+/// The bodies' output files of a run in progress.
 pub(super) struct Writer {
     out: PathBuf,
     csv: PartFile,
@@ -302,7 +135,7 @@ impl Writer {
     }
 
     /// The bodies' boundaries (and fields) now.
-    fn snapshot<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
+    pub(super) fn snapshot<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
     where
         Dim<D>: Kinematics<D>,
     {

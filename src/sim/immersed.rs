@@ -50,18 +50,17 @@
 
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::fluid::sparse::Csr;
-use crate::fluid::spd::Reach;
 use crate::fluid::{Carried, Response, Unsteady};
+use crate::linalg::{Csr, Reach};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use nalgebra::SMatrix;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// The coupling's parameters.
+/// The parameters of bodies in a fluid ([`Immersed::new`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Coupling {
+pub struct ImmersedOptions {
     /// `ρ_f`.
     pub fluid_density: f64,
     /// Body sub-steps per fluid step; `0` chooses them from the contact stiffness
@@ -73,13 +72,13 @@ pub struct Coupling {
     pub tolerance: f64,
 }
 
-impl Coupling {
+impl ImmersedOptions {
     /// Fluid density `rho_f`, sub-steps chosen from the contact stiffness, tolerance 1e-5 (the
-    /// results of `tests/coupled.rs` agree with those at 1e-8 to four digits or better: the
+    /// results of `tests/immersed.rs` agree with those at 1e-8 to four digits or better: the
     /// Re 17 disk's Re_max 18.330 against 18.323, the high-Re disk's y(0.153) 2.6742 against
     /// 2.6745, the others to every printed digit).
     pub fn new(fluid_density: f64) -> Self {
-        Coupling {
+        ImmersedOptions {
             fluid_density,
             substeps: 0,
             tolerance: 1e-5,
@@ -146,7 +145,7 @@ impl<const D: usize> Frame<D> {
 
 /// Seconds per phase, summed over steps.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CoupledSeconds {
+pub struct ImmersedSeconds {
     /// The fluid steps, without the constraint.
     pub fluid: f64,
     /// The constraint's conjugate gradients and the rigidity projection.
@@ -198,7 +197,7 @@ where
 }
 
 /// Bodies and fluid on one mesh.
-pub struct Coupled<const D: usize>
+pub struct Immersed<const D: usize>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -207,7 +206,7 @@ where
     /// The bodies, walls, gravity and contact (its `force`, `torque` are the contact's).
     pub bodies: Simulation<D>,
     /// Parameters.
-    pub coupling: Coupling,
+    pub options: ImmersedOptions,
     /// The hydrodynamic force `F_h` on each body at the last step.
     pub hydro_force: Vec<Vector<D>>,
     /// The hydrodynamic torque `T_h` on each body at the last step.
@@ -217,7 +216,7 @@ where
     /// Conjugate-gradient iterations, all steps.
     pub iterations: usize,
     /// Time spent.
-    pub seconds: CoupledSeconds,
+    pub seconds: ImmersedSeconds,
     dofs: PointGrid<D>,
     work: Work<D>,
     /// The buoyancy-corrected weight of each body over `ρ_f` and its point of application (the
@@ -232,28 +231,28 @@ where
     carried_previous: Vec<Vector<D>>,
 }
 
-impl<const D: usize> Coupled<D>
+impl<const D: usize> Immersed<D>
 where
     Dim<D>: Kinematics<D>,
 {
     /// Couples `bodies` to `fluid`: checks the start (bodies inside and apart, each holding at
     /// least one free velocity dof, no lighter than the fluid) and makes the fluid rigid inside
     /// the bodies.
-    pub fn new(fluid: Unsteady<D>, bodies: Simulation<D>, coupling: Coupling) -> Result<Self, SimError> {
-        let Coupling {
+    pub fn new(fluid: Unsteady<D>, bodies: Simulation<D>, options: ImmersedOptions) -> Result<Self, SimError> {
+        let ImmersedOptions {
             fluid_density: rho,
             tolerance,
             ..
-        } = coupling;
+        } = options;
         if !(rho > 0.0 && rho.is_finite() && tolerance > 0.0 && tolerance < 1.0) {
-            return Err(SimError::Coupling(format!(
+            return Err(SimError::Immersed(format!(
                 "the fluid density must be positive and the tolerance in (0, 1), got ρ_f = {rho}, tolerance = {tolerance}"
             )));
         }
         bodies.check_start()?;
         if let Some(b) = bodies.bodies.iter().find(|b| b.density < rho) {
-            return Err(SimError::Coupling(format!(
-                "body '{}' is lighter than the fluid (ρ_s = {} < ρ_f = {rho}): the coupling needs ρ_s ≥ ρ_f",
+            return Err(SimError::Immersed(format!(
+                "body '{}' is lighter than the fluid (ρ_s = {} < ρ_f = {rho}): the fictitious domain needs ρ_s ≥ ρ_f",
                 b.name, b.density
             )));
         }
@@ -264,23 +263,23 @@ where
             .fold(0.0, f64::max);
         let stable = bodies.stable_time_step();
         let dt = fluid.time_step();
-        let substeps = match coupling.substeps {
+        let substeps = match options.substeps {
             0 if stable.is_finite() => ((dt / (0.2 * stable)).ceil() as usize).max(1),
             0 => 1,
             n => n,
         };
         let n = bodies.bodies.len();
         let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
-        let mut coupled = Coupled {
+        let mut immersed = Immersed {
             dofs: PointGrid::new(fluid.space().coordinates(), size.max(f64::MIN_POSITIVE)),
             fluid,
             bodies,
-            coupling,
+            options,
             hydro_force: vec![Vector::<D>::zeros(); n],
             hydro_torque: vec![<Dim<D> as Kinematics<D>>::zero(); n],
             substeps,
             iterations: 0,
-            seconds: CoupledSeconds::default(),
+            seconds: ImmersedSeconds::default(),
             work: Work::default(),
             loads: vec![(Point::<D>::zeros(), Vector::<D>::zeros()); n],
             load_dofs: Vec::new(),
@@ -288,22 +287,22 @@ where
             before,
             carried_previous: Vec::new(),
         };
-        let (velocity, position, prescribed) = coupled.fluid.velocity_mut();
-        coupled
+        let (velocity, position, prescribed) = immersed.fluid.velocity_mut();
+        immersed
             .work
-            .collect(&coupled.dofs, position, prescribed, &coupled.bodies.bodies)?;
-        coupled.work.project(velocity, &coupled.bodies.bodies);
-        Ok(coupled)
+            .collect(&immersed.dofs, position, prescribed, &immersed.bodies.bodies)?;
+        immersed.work.project(velocity, &immersed.bodies.bodies);
+        Ok(immersed)
     }
 
     /// Advances the fluid and the bodies by one fluid time step.
     pub fn step(&mut self, mesh: &SimplexMesh<D>) -> Result<(), SimError> {
         let start = Instant::now();
         let mut outcome = Ok(());
-        let Coupled {
+        let Immersed {
             fluid,
             bodies,
-            coupling,
+            options,
             hydro_force,
             hydro_torque,
             substeps,
@@ -321,7 +320,7 @@ where
         let (mut constraint, mut motion) = (0.0, 0.0);
         let zero = |_: &Point<D>, _: f64| Vector::<D>::zeros();
         for (l, b) in loads.iter_mut().zip(&bodies.bodies) {
-            let weight = bodies.gravity * ((b.density / coupling.fluid_density - 1.0) * b.geometry.moments.measure);
+            let weight = bodies.gravity * ((b.density / options.fluid_density - 1.0) * b.geometry.moments.measure);
             *l = (b.position, weight);
         }
         work.share(loads, shares);
@@ -349,7 +348,7 @@ where
         };
         fluid.step_constrained(mesh, &zero, carried, &mut |space, velocity, prescribed, response| {
             let begin = Instant::now();
-            *iterations += work.constrain(velocity, response, coupling.tolerance);
+            *iterations += work.constrain(velocity, response, options.tolerance);
             work.fit(velocity);
             constraint += begin.elapsed().as_secs_f64();
             let begin = Instant::now();
@@ -358,7 +357,7 @@ where
                 &work.fits,
                 hydro_force,
                 hydro_torque,
-                coupling.fluid_density,
+                options.fluid_density,
                 dt,
                 *substeps,
                 time,

@@ -9,7 +9,12 @@
 //! which keeps the symmetry that identity rows would break. `A_ff` is factored once, `A_fd` is
 //! kept to lift the prescribed values at each solve.
 //!
-//! The factorisation is chosen for the solves, which every time step repeats. These timings were
+//! **Cost**: the symbolic phase (AMD order, elimination tree, column counts) once per pattern;
+//! the numeric factorisation `Σ_j |L_{*j}|²` multiply–adds (`|L_{*j}|` the entries of column
+//! `j`), which in 3D the largest supernodes dominate; a solve `4 nnz(L)` flops per right-hand
+//! side, bound by reading `L` (12 bytes per entry).
+//!
+//! The kind of factor is chosen for the solves, which every time step repeats. These timings were
 //! measured here on a 2D P2 velocity pattern with 200 000 unknowns, solving two right-hand sides:
 //! - faer's *simplicial* Cholesky solves in 20 ms;
 //! - the supernodal one, which faer picks by default, takes 57 ms on one thread and over 500 ms
@@ -21,26 +26,26 @@
 //! supernodal one is used (`supernodal`).
 //! A simplicial factor solves up to three right-hand sides (the velocity components) in one sweep
 //! over `L`, on two threads that each take half of the elimination tree ([`super::tree_split`]):
-//! on the velocity factor of the coupled benchmark (2.2 million entries, two components) 1.4–1.6x
+//! on the velocity factor of the immersed-bodies benchmark (2.2 million entries, two components) 1.4–1.6x
 //! faster than faer's solve of a column per thread (2.8–4.2 ms against 3.9–6.7 ms, alternated in
 //! one process). A supernodal factor uses faer's solve, a column per thread. The factor's indices
 //! are `u32`: a quarter less memory for `L` than with `usize` (8.5 MB of the 34 MB of the 2D
-//! velocity factor of the coupled benchmark) and as much less traffic in the solves; a factor
+//! velocity factor of the immersed-bodies benchmark) and as much less traffic in the solves; a factor
 //! beyond 2³² entries is an error. (Its values in single precision did not make the solves
 //! faster.)
 //!
 //! **Solves at a few unknowns** ([`SpdSolver::solve_at`]): when the right-hand side is zero
 //! except at a set `S` of unknowns and only the solution at `S` is wanted (the rigid bodies'
-//! constraint, [`crate::sim::Coupled`]), only the columns of `L` on the paths from `S` to the root
+//! constraint, [`crate::sim::Immersed`]), only the columns of `L` on the paths from `S` to the root
 //! of the elimination tree take part: the forward solve `L y = b` fills only the ancestors of
 //! `S` (every row index of a column of `L` is an ancestor of the column), and the backward solve
 //! `Lᵀ x = y` gives `x_j` from the `x_i` of the ancestors `i` of `j`. On the velocity matrix of
-//! the coupled benchmark (24 576 triangles) those paths hold 16 % of `L` for the dofs of one
+//! the immersed-bodies benchmark (24 576 triangles) those paths hold 16 % of `L` for the dofs of one
 //! small body, 53 % for 25 bodies and 86 % for 1 000 ([`Reach::share`] says which). Simplicial
 //! factors only.
 
 use super::sparse::Csr;
-use super::tree_split::{Lanes, Lower, Scratch, TreeSplit};
+use super::tree_split::{Lanes, Lower, SplitScratch, TreeSplit};
 use crate::math::Vector;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::linalg::cholesky::{
@@ -308,7 +313,7 @@ impl SpdSolver {
     /// otherwise.
     fn solve_split<const K: usize>(&mut self, mut x: MatMut<'_, f64>)
     where
-        Scratch: Lanes<K>,
+        SplitScratch: Lanes<K>,
     {
         let (Some(split), SymbolicCholeskyRaw::Simplicial(l)) = (&mut self.split, self.symbolic.raw()) else {
             return self.solve_columns(x);

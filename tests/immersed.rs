@@ -1,4 +1,4 @@
-//! Rigid bodies in the fluid (fictitious domain, `tumble::sim::Coupled`) against exact results:
+//! Rigid bodies in the fluid (fictitious domain, `tumble::sim::Immersed`) against exact results:
 //! Stokes sedimentation of a disk between two walls (Faxén's drag law) at density ratios 1.01 and
 //! 3, its convergence under mesh refinement, a neutrally buoyant body at rest, bad input; in 3D a
 //! sphere settling in a spherical container (Happel and Brenner) and a neutrally buoyant sphere;
@@ -8,13 +8,13 @@ use std::path::Path;
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, Dim, Kinematics, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::case::{run_coupled, Case, CoupledSummary};
+use tumble::case::{run_immersed, Case, ImmersedSummary};
 use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
 use tumble::fluid::{BoundaryConditions, Convection, FlowField, P2Space, Unsteady};
 use tumble::math::{Point, Vector};
 use tumble::mesh::SimplexMesh;
 use tumble::shape::{Ball, Ellipsoid, Shape};
-use tumble::sim::{Coupled, Coupling, Drag, SimError, Simulation};
+use tumble::sim::{Drag, Immersed, ImmersedOptions, SimError, Simulation};
 
 const PI: f64 = std::f64::consts::PI;
 
@@ -42,7 +42,7 @@ fn channel_body(
     mu: f64,
     g: f64,
     dt: f64,
-) -> Result<Coupled<2>, SimError> {
+) -> Result<Immersed<2>, SimError> {
     let space = P2Space::new(mesh);
     let mut bc = BoundaryConditions::<2>::default();
     for name in ["walls", "bottom", "top"] {
@@ -65,7 +65,7 @@ fn channel_body(
         Drag::default(),
         contact(range),
     );
-    Coupled::new(fluid, sim, Coupling::new(1.0))
+    Immersed::new(fluid, sim, ImmersedOptions::new(1.0))
 }
 
 /// The tests' contact: Glowinski's law within `range`, stiffness 1e-4 against bodies and walls,
@@ -149,7 +149,7 @@ fn neutrally_buoyant_body_in_fluid_at_rest_stays_at_rest() {
 }
 
 /// Steps a body in a fluid at rest `steps` times: its speed and the fluid's largest speed.
-fn run_at_rest<const D: usize>(mesh: &SimplexMesh<D>, c: &mut Coupled<D>, steps: usize) -> (f64, f64)
+fn run_at_rest<const D: usize>(mesh: &SimplexMesh<D>, c: &mut Immersed<D>, steps: usize) -> (f64, f64)
 where
     Dim<D>: Kinematics<D>,
 {
@@ -161,7 +161,7 @@ where
 }
 
 /// A body lighter than the fluid, or one outside the mesh, is refused with a message naming it;
-/// bodies with the coupled scheme, with one naming `fluid.scheme`.
+/// bodies with the monolithic scheme, with one naming `fluid.scheme`.
 #[test]
 fn bad_bodies_are_refused_with_their_names() {
     let file = "meshes/stokes_sedimentation_0.02.msh";
@@ -190,16 +190,16 @@ fn bad_bodies_are_refused_with_their_names() {
     );
     let message = outside.err().expect("a body outside was accepted").to_string();
     assert!(message.contains("body 'body' is not inside the domain"), "{message}");
-    // The coupled scheme has no place for the bodies' constraint.
+    // The monolithic scheme has no place for the bodies' constraint.
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/stokes_sedimentation.toml");
     let text = std::fs::read_to_string(&path)
         .unwrap()
-        .replace("[fluid]\n", "[fluid]\nscheme = \"coupled\"\n");
+        .replace("[fluid]\n", "[fluid]\nscheme = \"monolithic\"\n");
     let case = Case::parse(&path, &text).unwrap();
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let Err(error) = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}) else {
-        panic!("the coupled scheme was accepted with bodies");
+    let Err(error) = run_immersed(&case, &flow, dir.path(), 0.0, &mut |_, _| {}) else {
+        panic!("the monolithic scheme was accepted with bodies");
     };
     let message = error.to_string();
     assert!(
@@ -210,7 +210,7 @@ fn bad_bodies_are_refused_with_their_names() {
 
 /// Runs the committed 2D case `cases/{name}` with its text edited by `edits` (each `(from, to)`
 /// must occur): the summary, and the directory holding the output files.
-fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (CoupledSummary, tempfile::TempDir) {
+fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (ImmersedSummary, tempfile::TempDir) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases").join(name);
     let mut text = std::fs::read_to_string(&path).unwrap();
     for (from, to) in edits {
@@ -220,7 +220,7 @@ fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (CoupledSummary, tempf
     let case = Case::parse(&path, &text).unwrap();
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let summary = run_coupled(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let summary = run_immersed(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
     (summary, dir)
 }
 
@@ -352,7 +352,7 @@ fn disk_sedimentation_high_re_case_follows_the_published_trajectory() {
 /// A sphere of radius 0.5 and density `rho_s` at `centre` in a spherical container of radius 1
 /// centred at the origin, meshed at `h` (no-slip), fluid density 1 and viscosity 1, gravity 1
 /// downwards, Stokes flow, `Δt = 0.02`.
-fn sphere_in_container(h: f64, rho_s: f64, centre: Point<3>) -> (SimplexMesh<3>, Coupled<3>) {
+fn sphere_in_container(h: f64, rho_s: f64, centre: Point<3>) -> (SimplexMesh<3>, Immersed<3>) {
     use tumble::mesh::generate::{ball, Sphere};
     let mesh = ball::<3>(&[Sphere::new(Point::<3>::zeros(), 1.0, "wall")], false, h).unwrap();
     let space = P2Space::new(&mesh);
@@ -376,8 +376,8 @@ fn sphere_in_container(h: f64, rho_s: f64, centre: Point<3>) -> (SimplexMesh<3>,
         Drag::default(),
         contact(range),
     );
-    let coupled = Coupled::new(fluid, sim, Coupling::new(1.0)).unwrap();
-    (mesh, coupled)
+    let immersed = Immersed::new(fluid, sim, ImmersedOptions::new(1.0)).unwrap();
+    (mesh, immersed)
 }
 
 /// 3D, the same code path as 2D: a sphere of radius `a` settling from the centre of a spherical

@@ -1,5 +1,5 @@
 //! Cases with bodies in a fluid: a `[fluid]` table (unsteady) and `[[bodies]]` together run the
-//! fictitious-domain coupling ([`crate::sim::Coupled`]). Gravity (the top-level `gravity`) acts
+//! fictitious-domain coupling ([`crate::sim::Immersed`]). Gravity (the top-level `gravity`) acts
 //! on the bodies, buoyancy-corrected; the fluid's own weight is balanced by a hydrostatic
 //! pressure, so the pressure written out is the dynamic one.
 //!
@@ -13,21 +13,21 @@
 //! Every file is written whole; a run that stops keeps everything written so far.
 
 use super::fluid::FlowCase;
-use super::run::{final_tilt, step_count, FinalBody, Writer};
+use super::output::{final_tilt, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
 use crate::fluid::{Convection, Scheme};
 use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
 use crate::math::Vector;
-use crate::sim::{Coupled, Coupling};
+use crate::sim::{Immersed, ImmersedOptions};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
 
-/// Seconds per phase of a coupled run.
+/// Seconds per phase of a run of bodies in a fluid.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct CoupledSeconds {
+pub struct ImmersedPhaseSeconds {
     /// Mesh, space, bodies, walls, factorisations.
     pub setup: f64,
     /// Fluid steps without the constraint.
@@ -40,9 +40,9 @@ pub struct CoupledSeconds {
     pub output: f64,
 }
 
-/// What `summary.json` holds for a coupled case.
+/// What `summary.json` holds for a case of bodies in a fluid.
 #[derive(Debug, Clone, Serialize)]
-pub struct CoupledSummary {
+pub struct ImmersedSummary {
     /// The case's name.
     pub case: String,
     /// `"completed"` or `"failed"`.
@@ -51,7 +51,7 @@ pub struct CoupledSummary {
     pub error: Option<String>,
     /// 2 or 3.
     pub dimension: usize,
-    /// `"coupled"`.
+    /// `"immersed"`.
     pub mode: String,
     /// Mesh cells.
     pub cells: usize,
@@ -96,7 +96,7 @@ pub struct CoupledSummary {
     /// Seconds since the start.
     pub wall_seconds: f64,
     /// Per phase.
-    pub seconds: CoupledSeconds,
+    pub seconds: ImmersedPhaseSeconds,
     /// The largest tilt of a body's first axis from level at the end (radians, see
     /// [`super::final_tilt`]); `null` without gravity.
     pub final_tilt: Option<f64>,
@@ -114,13 +114,13 @@ struct Sample<const D: usize> {
 }
 
 /// Runs the bodies of `case` in the fluid `flow`, writing into `out`.
-pub fn run_coupled<const D: usize>(
+pub fn run_immersed<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
     setup_seconds: f64,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<CoupledSummary, CaseError>
+) -> Result<ImmersedSummary, CaseError>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -131,7 +131,7 @@ where
             "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
         ));
     }
-    if flow.scheme == Scheme::Coupled {
+    if flow.scheme == Scheme::Monolithic {
         return Err(case.invalid(
             "fluid.scheme",
             "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
@@ -155,7 +155,7 @@ where
         file: case.path.clone(),
         cause: Box::new(cause),
     };
-    let mut coupled = Coupled::new(fluid, sim, Coupling::new(flow.density)).map_err(sim_error)?;
+    let mut immersed = Immersed::new(fluid, sim, ImmersedOptions::new(flow.density)).map_err(sim_error)?;
     let setup_seconds = setup_seconds + setup.elapsed().as_secs_f64();
     let h_min = (0..flow.mesh.num_cells() as u32)
         .map(|c| {
@@ -169,13 +169,13 @@ where
 
     let mut writer = Writer::new(out, false)?;
     let mut series = PvdSeries::new(out.join("flow.pvd"));
-    let mut history: Vec<Vec<Sample<D>>> = vec![Vec::new(); coupled.bodies.bodies.len()];
+    let mut history: Vec<Vec<Sample<D>>> = vec![Vec::new(); immersed.bodies.bodies.len()];
     let mut output_seconds = 0.0;
     let (mut max_speed, mut max_speed_time, mut max_reynolds) = (0.0_f64, 0.0, 0.0);
     let (mut min_body_gap, mut max_cfl, mut max_body_cfl) = (None::<f64>, 0.0_f64, 0.0_f64);
     let mu = flow.nu * flow.density;
 
-    let mut write = |c: &Coupled<D>,
+    let mut write = |c: &Immersed<D>,
                      writer: &mut Writer,
                      series: &mut PvdSeries,
                      history: &mut Vec<Vec<Sample<D>>>,
@@ -200,37 +200,43 @@ where
         output_seconds += t.elapsed().as_secs_f64();
         Ok(())
     };
-    write(&coupled, &mut writer, &mut series, &mut history, every > 0)?;
+    write(&immersed, &mut writer, &mut series, &mut history, every > 0)?;
     let mut failure = None;
     for s in 1..=steps {
-        if let Err(cause) = coupled.step(&flow.mesh) {
+        if let Err(cause) = immersed.step(&flow.mesh) {
             failure = Some(sim_error(cause));
             break;
         }
-        for b in &coupled.bodies.bodies {
+        for b in &immersed.bodies.bodies {
             let speed = b.velocity.norm();
             max_body_cfl = max_body_cfl.max(speed * dt / h_min);
             if speed > max_speed {
                 max_speed = speed;
-                max_speed_time = coupled.bodies.time;
+                max_speed_time = immersed.bodies.time;
                 max_reynolds = b.density * speed * 2.0 * b.geometry.radius / mu;
             }
         }
-        for c in coupled.bodies.contact.contacts.iter().filter(|c| c.j != WALL) {
+        for c in immersed.bodies.contact.contacts.iter().filter(|c| c.j != WALL) {
             min_body_gap = Some(min_body_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
         }
-        let u_max = coupled.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
+        let u_max = immersed
+            .fluid
+            .flow
+            .velocity
+            .iter()
+            .map(|u| u.norm())
+            .fold(0.0, f64::max);
         max_cfl = max_cfl.max(u_max * dt / h_min);
         let csv = s % csv_every == 0 || s == steps;
         let snapshot = every > 0 && (s % every == 0 || s == steps);
         if csv || snapshot {
-            write(&coupled, &mut writer, &mut series, &mut history, snapshot)?;
+            write(&immersed, &mut writer, &mut series, &mut history, snapshot)?;
         }
         progress(s, steps);
     }
     writer.finish()?;
     let t = Instant::now();
-    plots::<D>(out, &coupled, &history)?;
+    plots::<D>(out, &immersed, &history)?;
     output_seconds += t.elapsed().as_secs_f64();
 
     let terminal_velocity = history.first().and_then(|h| {
@@ -246,9 +252,9 @@ where
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         (speeds.len() >= 3 && mean > 0.0 && hi - lo <= 0.01 * mean).then_some(mean)
     });
-    let final_gap = coupled.bodies.walls.as_ref().and_then(|w| {
+    let final_gap = immersed.bodies.walls.as_ref().and_then(|w| {
         let mut hint = 0;
-        let gap = coupled
+        let gap = immersed
             .bodies
             .bodies
             .iter()
@@ -268,27 +274,27 @@ where
             "a body moved {max_body_cfl:.2} cells per step (|U| Δt / h, h = {h_min:.3e} the smallest cell): a body moving more than half a cell per step captures several layers of velocity nodes at once, which acts as a spurious drag (measured: a disk at Re 500 falls 15 % too slowly at 0.7 cells per step); lower time.step"
         ));
     }
-    let steps_done = coupled.bodies.steps;
-    let seconds = coupled.seconds;
-    let summary = CoupledSummary {
+    let steps_done = immersed.bodies.steps;
+    let seconds = immersed.seconds;
+    let summary = ImmersedSummary {
         case: case.name(),
         status: if failure.is_some() { "failed" } else { "completed" }.into(),
         error: failure.as_ref().map(|e| e.to_string()),
         dimension: D,
-        mode: "coupled".into(),
+        mode: "immersed".into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
-        bodies: coupled.bodies.bodies.len(),
+        bodies: immersed.bodies.bodies.len(),
         steps: steps_done,
-        time: coupled.bodies.time,
+        time: immersed.bodies.time,
         time_step: dt,
-        substeps: coupled.substeps,
-        constraint_iterations: coupled.iterations as f64 / steps_done.max(1) as f64,
+        substeps: immersed.substeps,
+        constraint_iterations: immersed.iterations as f64 / steps_done.max(1) as f64,
         terminal_velocity,
         max_speed,
         max_speed_time,
         max_reynolds,
-        final_speed: coupled
+        final_speed: immersed
             .bodies
             .bodies
             .iter()
@@ -300,15 +306,15 @@ where
         max_body_cfl,
         warnings,
         wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
-        seconds: CoupledSeconds {
+        seconds: ImmersedPhaseSeconds {
             setup: setup_seconds,
             fluid: seconds.fluid,
             constraint: seconds.constraint,
             bodies: seconds.bodies,
             output: output_seconds,
         },
-        final_tilt: final_tilt(&coupled.bodies.bodies, &coupled.bodies.gravity),
-        final_state: coupled.bodies.bodies.iter().map(FinalBody::of).collect(),
+        final_tilt: final_tilt(&immersed.bodies.bodies, &immersed.bodies.gravity),
+        final_state: immersed.bodies.bodies.iter().map(FinalBody::of).collect(),
     };
     crate::io::write_json(&out.join("summary.json"), &summary)?;
     match failure {
@@ -318,14 +324,14 @@ where
 }
 
 /// `position.png`, `velocity.png` and (2D) `angle.png` from the recorded history.
-fn plots<const D: usize>(out: &Path, coupled: &Coupled<D>, history: &[Vec<Sample<D>>]) -> Result<(), OutputError>
+fn plots<const D: usize>(out: &Path, immersed: &Immersed<D>, history: &[Vec<Sample<D>>]) -> Result<(), OutputError>
 where
     Dim<D>: Kinematics<D>,
 {
     let axes = ["x", "y", "z"];
     let curves = |pick: &dyn Fn(&Sample<D>) -> Vector<D>, prefix: &str| {
         let mut curves = Vec::new();
-        for (b, h) in coupled.bodies.bodies.iter().zip(history) {
+        for (b, h) in immersed.bodies.bodies.iter().zip(history) {
             for (a, axis) in axes.iter().enumerate().take(D) {
                 curves.push(Curve {
                     name: format!("{} {prefix}{axis}", b.name),
@@ -348,7 +354,7 @@ where
         &curves(&|r| r.velocity, "v"),
     )?;
     if D == 2 {
-        let angles: Vec<Curve> = coupled
+        let angles: Vec<Curve> = immersed
             .bodies
             .bodies
             .iter()

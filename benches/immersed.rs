@@ -1,11 +1,11 @@
-//! Cost per step of bodies in the fluid (`sim::Coupled`) against the fluid step alone, on the
+//! Cost per step of bodies in the fluid (`sim::Immersed`) against the fluid step alone, on the
 //! falling-ellipse box [0, 2] × [0, 6] at h = 0.03125 (24 576 triangles, closed, ν = 0.01,
 //! Δt = 1e-3): 1, 25 and 1 000 ellipses (semi-axes 0.04 × 0.02, ρ_s = 1.1, on a lattice, tilted),
-//! 2 steps to warm up, then the median of 5. The coupled step splits into the fluid step, the
+//! 2 steps to warm up, then the median of 5. The immersed step splits into the fluid step, the
 //! rigidity constraint (conjugate gradients, one velocity solve per iteration) and the bodies
 //! (contact and Newton–Euler).
 //!
-//! Run: `cargo bench --bench coupled`.
+//! Run: `cargo bench --bench immersed`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -16,7 +16,7 @@ use tumble::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::axis_box;
 use tumble::shape::Ellipsoid;
-use tumble::sim::{Coupled, Coupling, Drag, Simulation};
+use tumble::sim::{Drag, Immersed, ImmersedOptions, Simulation};
 use tumble::SimplexMesh;
 
 const WALLS: [&str; 4] = ["xmin", "xmax", "ymin", "ymax"];
@@ -112,7 +112,7 @@ fn main() {
             Drag::default(),
             ContactSolver::new(model, Box::new(LinkedCell::<2>::default())),
         );
-        let mut c = Coupled::new(fluid(&mesh), sim, Coupling::new(1.0)).unwrap();
+        let mut c = Immersed::new(fluid(&mesh), sim, ImmersedOptions::new(1.0)).unwrap();
         let (mut total, mut fl, mut co, mut bo) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let mut iterations = 0;
         for k in 0..7 {

@@ -1,0 +1,35 @@
+//! Sparse linear algebra: storage, direct factorisations, a Krylov method, written for the
+//! systems of finite elements but knowing nothing of them (any module may use it; it uses nothing
+//! of the crate but [`crate::math`]).
+//!
+//! Each file holds one method, its algorithm and its cost in the module docs:
+//!
+//! | module | method | use it for |
+//! |---|---|---|
+//! | [`sparse`] | compressed rows ([`Csr`]) and products, built once from triplets; `y = A x` for faer's compressed columns ([`csc_mul`]) | matrix–vector products of constant matrices (mass times history, divergence, gradient) |
+//! | [`cholesky`] | sparse Cholesky `L Lᵀ` of an SPD matrix with prescribed (Dirichlet) unknowns eliminated symmetrically ([`SpdSolver`]); simplicial or supernodal (faer's numeric kernels, AMD order); solves at a few unknowns along the elimination tree | constant SPD matrices solved at every time step |
+//! | [`tree_split`] | the triangular solves of a simplicial factor on two threads, over two halves of its elimination tree, several right-hand sides in one sweep | behind [`SpdSolver`]'s solves |
+//! | [`saddle`] | `LDLᵀ` (symmetric) or `LU` (non-symmetric values) of a saddle-point matrix `[A Bᵀ; B 0]` on its symmetric pattern, one AMD order on the nodes' graph, no pivoting (tiny pivots regularised) | Stokes and Newton systems, as the preconditioner of [`gmres`](mod@gmres) |
+//! | [`supernodal_lu`] | left-looking supernodal `LU` without pivoting in the structure of a symbolic Cholesky factor | behind [`saddle`]'s `LU` |
+//! | [`pivoted_lu`] | faer's sparse LU with partial pivoting, its symbolic analysis kept ([`PivotedLu`]) | the fallback where no pivoting fails |
+//! | [`gmres`](mod@gmres) | right-preconditioned GMRES (Arnoldi with modified Gram–Schmidt, Givens rotations), no restart | refining a factorisation that regularised, or reusing one of a nearby matrix |
+//!
+//! The pattern is faer's: a symbolic phase done once per matrix structure (ordering, elimination
+//! tree, supernodes, the places of the entries) and a numeric phase done whenever the values
+//! change, which allocates nothing. Indices are `u32` where they are stored per entry.
+//! Verified in `tests/linalg.rs` (exact discrete solutions) and by the unit tests of each module.
+
+pub mod cholesky;
+pub mod gmres;
+pub mod pivoted_lu;
+pub mod saddle;
+pub mod sparse;
+pub mod supernodal_lu;
+pub mod tree_split;
+
+pub use cholesky::{Reach, SpdSolver};
+pub use gmres::gmres;
+pub use pivoted_lu::PivotedLu;
+pub use saddle::Saddle;
+pub use sparse::{csc_mul, Csr};
+pub use supernodal_lu::{Pivots, SupernodalLu};
