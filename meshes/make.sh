@@ -23,7 +23,7 @@ done
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.08 -setnumber hc 0.01 -format msh41 -bin -o schafer_turek_2d_coarse.msh > /dev/null
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.04 -setnumber hc 0.004 -format msh41 -bin -o schafer_turek_2d_medium.msh > /dev/null
 gmsh -2 schafer_turek_2d.geo -setnumber h 0.025 -setnumber hc 0.0025 -format msh41 -bin -o schafer_turek_2d_fine.msh > /dev/null
-# The README's comparison with scikit-fem runs the same family (hc = h/10, reach 0.4), not
+# The comparison with scikit-fem (docs/performance.md) runs the same family (hc = h/10, reach 0.4), not
 # committed: h = 0.08, 0.064, 0.05, 0.032, 0.02, 0.018 (1 168 to 21 799 triangles), e.g.
 #   gmsh -2 schafer_turek_2d.geo -setnumber h 0.064 -setnumber hc 0.0064 -format msh41 -bin -o st_0.064.msh
 # Closed channel 2 × 12 for Stokes sedimentation, refined to hb around the disk's path (binary):
@@ -41,7 +41,7 @@ for hb in 0.025 0.0125; do
 done
 # Closed channel 2 × 8 for two disks drafting, kissing and tumbling, refined to hb in
 # [0.5, 1.5] × [3, 7.6] (binary): 35 851 triangles at 0.02 (committed); 82 255 at 0.0125 (the
-# README's finer run, not committed: 4 MB).
+# finer run of docs/validation.md, not committed: 4 MB).
 for hb in 0.02; do
     gmsh -2 channel_box.geo -setnumber W 2 -setnumber H 8 -setnumber h 0.1 -setnumber hb "$hb" -setnumber bx0 0.5 \
         -setnumber bx1 1.5 -setnumber by0 3.0 -setnumber by1 7.6 -setnumber grow 0.5 -format msh41 -bin \
