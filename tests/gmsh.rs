@@ -2,7 +2,11 @@
 //! files (which must give errors, never panics).
 
 use proptest::prelude::*;
+use std::fmt::Write;
 use std::path::Path;
+use std::time::Instant;
+use tumble::math::Point;
+use tumble::mesh::generate::axis_box;
 use tumble::mesh::gmsh::{self, AnyMesh};
 use tumble::SimplexMesh;
 
@@ -159,8 +163,8 @@ fn bad_input_names_the_file_the_line_and_what_was_expected() {
             "line 7: physical group 'fluid' (dimension 2, tag 7) has no elements",
         ),
         (
-            GOOD_V2.replace("4 2 2 2 1 1 3 4", "4 2 2 2 1 1 4 3"),
-            "cell 1 (element 4, line 21): measure",
+            GOOD_V2.replace("4 0 1 0", "4 2 2 0"),
+            "cell 1 (element 4, line 21): measure 0e0 is not positive",
         ),
         ("hello world\n".to_string(), "line 1: expected a section header"),
         (
@@ -258,5 +262,182 @@ proptest! {
             };
             prop_assert!(measures_ok);
         }
+    }
+}
+
+/// `mesh` as Gmsh 4.1 ASCII writes it: one entity per facet marker (its tag the marker's) and one
+/// for the cells, each with its physical group; `clockwise` reverses every cell's orientation, as
+/// Gmsh does for a surface meshed from a clockwise curve loop.
+fn msh41_ascii<const D: usize>(mesh: &SimplexMesh<D>, clockwise: bool) -> String {
+    let (lo, hi) = mesh.bounding_box();
+    let bbox = format!(
+        "{} {} {} {} {} {}",
+        lo[0],
+        lo[1],
+        if D == 3 { lo[2] } else { 0.0 },
+        hi[0],
+        hi[1],
+        if D == 3 { hi[2] } else { 0.0 }
+    );
+    let names = mesh.facet_names();
+    let mut out = String::from("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$PhysicalNames\n");
+    let _ = writeln!(out, "{}", names.len() + 1);
+    for (tag, name) in names {
+        let _ = writeln!(out, "{} {tag} \"{name}\"", D - 1);
+    }
+    let _ = writeln!(out, "{D} 1000 \"domain\"\n$EndPhysicalNames\n$Entities");
+    let mut counts = [0; 4];
+    counts[D - 1] = names.len();
+    counts[D] = 1;
+    let _ = writeln!(out, "{} {} {} {}", counts[0], counts[1], counts[2], counts[3]);
+    for tag in names.keys() {
+        let _ = writeln!(out, "{tag} {bbox} 1 {tag} 0");
+    }
+    let _ = writeln!(out, "1 {bbox} 1 1000 0\n$EndEntities\n$Nodes");
+    let n = mesh.num_points();
+    let _ = writeln!(out, "1 {n} 1 {n}\n{D} 1 0 {n}");
+    for v in 1..=n {
+        let _ = writeln!(out, "{v}");
+    }
+    for p in mesh.points() {
+        let _ = writeln!(out, "{} {} {}", p[0], p[1], if D == 3 { p[2] } else { 0.0 });
+    }
+    let facets = mesh.facets().len();
+    let total = facets + mesh.num_cells();
+    let _ = writeln!(out, "$EndNodes\n$Elements\n{} {total} 1 {total}", names.len() + 1);
+    let mut tag = 0;
+    for &marker in names.keys() {
+        let marked: Vec<u32> = mesh.facets_marked(marker).collect();
+        let _ = writeln!(
+            out,
+            "{} {marker} {} {}",
+            D - 1,
+            if D == 2 { 1 } else { 2 },
+            marked.len()
+        );
+        for f in marked {
+            tag += 1;
+            let nodes: Vec<String> = mesh.facets()[f as usize].iter().map(|v| (v + 1).to_string()).collect();
+            let _ = writeln!(out, "{tag} {}", nodes.join(" "));
+        }
+    }
+    let _ = writeln!(out, "{D} 1 {} {}", if D == 2 { 2 } else { 4 }, mesh.num_cells());
+    for c in 0..mesh.num_cells() as u32 {
+        tag += 1;
+        let mut nodes: Vec<u32> = mesh.cell(c).to_vec();
+        if clockwise {
+            nodes.swap(1, 2);
+        }
+        let nodes: Vec<String> = nodes.iter().map(|v| (v + 1).to_string()).collect();
+        let _ = writeln!(out, "{tag} {}", nodes.join(" "));
+    }
+    out.push_str("$EndElements\n");
+    out
+}
+
+/// A generated ASCII file of 100 352 triangles reads back as the mesh it was written from, and in
+/// a time a linear reader needs (about 0.05 s): a reader that counts lines from the start of the
+/// file for every element took 80 s on a file of this size, so the 10 s bound catches a quadratic
+/// reader coming back without depending on the machine's speed.
+#[test]
+fn a_large_ascii_file_reads_in_linear_time() {
+    let mesh = axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(2.0, 1.0), [224, 224]).unwrap();
+    assert_eq!(mesh.num_cells(), 100_352);
+    let text = msh41_ascii(&mesh, false);
+    let start = Instant::now();
+    let AnyMesh::D2(read) = gmsh::parse_bytes(text.as_bytes(), Path::new("large.msh")).unwrap() else {
+        panic!("expected a 2D mesh")
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    assert!(seconds < 10.0, "reading {} MB took {seconds} s", text.len() / 1_000_000);
+    same_points(&read, &mesh);
+    assert_eq!(read.cells(), mesh.cells());
+    assert_eq!(read.facets().len(), mesh.facets().len());
+    for name in ["xmin", "xmax", "ymin", "ymax"] {
+        let (a, b) = (read.facet_marker(name).unwrap(), mesh.facet_marker(name).unwrap());
+        assert_eq!(read.facets_marked(a).count(), mesh.facets_marked(b).count(), "{name}");
+    }
+}
+
+/// Cells written clockwise (2D) or left-handed (3D) are reordered, counted, and give the same
+/// measures as the original mesh.
+#[test]
+fn clockwise_cells_are_reoriented() {
+    fn check<const D: usize>(mesh: SimplexMesh<D>) {
+        let text = msh41_ascii(&mesh, true);
+        let (read, notes) = gmsh::parse_bytes_noted(text.as_bytes(), Path::new("cw.msh")).unwrap();
+        assert_eq!(notes.reoriented_cells, mesh.num_cells());
+        let measures = match read {
+            AnyMesh::D2(m) => m.cell_measures().to_vec(),
+            AnyMesh::D3(m) => m.cell_measures().to_vec(),
+        };
+        for (a, b) in measures.iter().zip(mesh.cell_measures()) {
+            assert!((a - b).abs() <= 1e-14 * b, "{a} vs {b}");
+        }
+        let (_, notes) = gmsh::parse_bytes_noted(msh41_ascii(&mesh, false).as_bytes(), Path::new("ccw.msh")).unwrap();
+        assert_eq!(notes.reoriented_cells, 0);
+    }
+    check(axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(1.0, 1.0), [5, 4]).unwrap());
+    check(
+        axis_box::<3>(
+            Point::<3>::new(0.0, 0.0, 0.0),
+            Point::<3>::new(1.0, 1.0, 1.0),
+            [3, 2, 2],
+        )
+        .unwrap(),
+    );
+}
+
+/// A line deleted or added by hand in an element block is reported at the line where the counts
+/// stop matching, with the block that declared them.
+#[test]
+fn a_deleted_or_added_line_names_its_block() {
+    let mesh = axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(1.0, 1.0), [3, 3]).unwrap();
+    let text = msh41_ascii(&mesh, false);
+    let lines: Vec<&str> = text.lines().collect();
+    let header = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+    let (segments, triangles) = (header("$Elements") + 2, header("2 1 2 18"));
+    let edit = |remove: Option<usize>, append: Option<(usize, &str)>| {
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if Some(i) != remove {
+                out.push_str(l);
+                if let Some((j, extra)) = append {
+                    if i == j {
+                        out.push_str(extra);
+                    }
+                }
+                out.push('\n');
+            }
+        }
+        error_of(&out)
+    };
+    let cases = [
+        (
+            edit(Some(segments + 1), None),
+            format!(
+                "line {}: expected an element line of 3 numbers (its tag and 2 node tags): element 3 of the 3 that the block at line {} declares",
+                segments + 4,
+                segments + 1
+            ),
+        ),
+        (
+            edit(Some(triangles + 2), None),
+            format!(
+                "the section ends after 17 of the 18 elements that the block at line {} declares; was an element line deleted?",
+                triangles + 1
+            ),
+        ),
+        (
+            edit(None, Some((triangles + 5, " 7"))),
+            format!("line {}: expected an element line of 4 numbers", triangles + 6),
+        ),
+        (
+            edit(None, Some((header("$Nodes") + 20, " 7"))),
+            format!("line {}: expected a line of 3 node coordinates", header("$Nodes") + 21),
+        ),
+    ];
+    for (err, expected) in cases {
+        assert!(err.contains(&expected), "expected '{expected}' in:\n{err}");
     }
 }

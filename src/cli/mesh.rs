@@ -4,7 +4,7 @@ use anyhow::bail;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 use tumble::io::{write_mesh_vtu, Field};
-use tumble::mesh::gmsh::{self, AnyMesh};
+use tumble::mesh::gmsh::{self, AnyMesh, ReadNotes};
 use tumble::SimplexMesh;
 
 #[derive(Subcommand, Debug)]
@@ -27,10 +27,13 @@ pub enum MeshCommand {
 
 pub fn run(command: MeshCommand) -> anyhow::Result<()> {
     match command {
-        MeshCommand::Info { file } => match gmsh::read(&file)? {
-            AnyMesh::D2(m) => print!("{}", info(&file, &m)),
-            AnyMesh::D3(m) => print!("{}", info(&file, &m)),
-        },
+        MeshCommand::Info { file } => {
+            let (mesh, notes) = gmsh::read_noted(&file)?;
+            match mesh {
+                AnyMesh::D2(m) => print!("{}", info(&file, &m, notes)),
+                AnyMesh::D3(m) => print!("{}", info(&file, &m, notes)),
+            }
+        }
         MeshCommand::Convert { input, output } => {
             if output.extension().and_then(|e| e.to_str()) != Some("vtu") {
                 bail!("{}: the output must be a .vtu file", output.display());
@@ -59,7 +62,7 @@ fn convert<const D: usize>(mesh: &SimplexMesh<D>, output: &Path) -> anyhow::Resu
 }
 
 /// The report of `tumble mesh info`.
-fn info<const D: usize>(file: &Path, mesh: &SimplexMesh<D>) -> String {
+fn info<const D: usize>(file: &Path, mesh: &SimplexMesh<D>, notes: ReadNotes) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let kind = if D == 2 { "triangles" } else { "tetrahedra" };
@@ -67,6 +70,14 @@ fn info<const D: usize>(file: &Path, mesh: &SimplexMesh<D>) -> String {
     let _ = writeln!(out, "{}: {D}D mesh", file.display());
     let _ = writeln!(out, "  nodes           {}", mesh.num_points());
     let _ = writeln!(out, "  cells           {} {kind}", mesh.num_cells());
+    if notes.reoriented_cells > 0 {
+        let order = if D == 2 { "clockwise" } else { "left-handed" };
+        let _ = writeln!(
+            out,
+            "  orientation     {} cells were {order} in the file and are reordered",
+            notes.reoriented_cells
+        );
+    }
     let q = mesh.cell_quality();
     let (qmin, qmax) = q
         .iter()

@@ -1,8 +1,32 @@
 //! A reading position in a Gmsh file, for its text and its binary parts, whose errors say where.
+//!
+//! Positions are byte offsets ([`Mark`]); the line number an error names is counted from the start
+//! of the file only when the error is made, so that reading stays linear in the file's size.
 
 use crate::mesh::{Location, MeshError};
 use std::path::Path;
 use std::str::FromStr;
+
+/// A place in the file: a byte offset, and whether it lies in a binary section (then errors name
+/// the byte) or in text (then they name the line).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mark {
+    offset: usize,
+    binary: bool,
+}
+
+impl Mark {
+    /// The line (1-based) of a text position or the byte offset of a binary one: `O(offset)`, for
+    /// error messages only.
+    pub fn locate(self, data: &[u8]) -> Location {
+        if self.binary {
+            Location::Byte(self.offset)
+        } else {
+            let end = self.offset.min(data.len());
+            Location::Line(1 + data[..end].iter().filter(|&&b| b == b'\n').count())
+        }
+    }
+}
 
 pub(super) struct Cursor<'a> {
     data: &'a [u8],
@@ -24,40 +48,49 @@ impl<'a> Cursor<'a> {
 
     /// An error at the current position.
     pub fn error(&self, message: impl Into<String>) -> MeshError {
-        self.error_at(self.location(), message)
+        self.error_at(self.here(), message)
     }
 
-    pub fn error_at(&self, location: Location, message: impl Into<String>) -> MeshError {
+    pub fn error_at(&self, mark: Mark, message: impl Into<String>) -> MeshError {
         MeshError::Parse {
             path: self.path.to_path_buf(),
-            location,
+            location: mark.locate(self.data),
             message: message.into(),
         }
     }
 
-    /// The location of what comes next: the line of the next token (whitespace skipped), or the
-    /// byte offset in binary sections.
-    pub fn next_location(&mut self) -> Location {
+    /// The place of what comes next: the next token (whitespace skipped) in text, the next byte in
+    /// binary sections.
+    pub fn mark(&mut self) -> Mark {
         if !self.binary {
             self.skip_whitespace();
         }
-        self.location()
+        self.here()
     }
 
-    /// The current line (1-based) or byte offset.
-    pub fn location(&self) -> Location {
-        if self.binary {
-            Location::Byte(self.pos)
-        } else {
-            Location::Line(self.line())
+    /// Where `mark` is, as errors name it.
+    pub fn locate(&self, mark: Mark) -> Location {
+        mark.locate(self.data)
+    }
+
+    /// The next byte.
+    pub fn peek(&self) -> Option<u8> {
+        self.data.get(self.pos).copied()
+    }
+
+    /// Whether only spaces are left on the current line (in text).
+    pub fn at_line_end(&mut self) -> bool {
+        while matches!(self.data.get(self.pos), Some(b' ' | b'\t' | b'\r')) {
+            self.pos += 1;
         }
+        matches!(self.data.get(self.pos), None | Some(b'\n'))
     }
 
-    fn line(&self) -> usize {
-        1 + self.data[..self.pos.min(self.data.len())]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
+    fn here(&self) -> Mark {
+        Mark {
+            offset: self.pos,
+            binary: self.binary,
+        }
     }
 
     pub fn at_end(&mut self) -> bool {
@@ -85,12 +118,8 @@ impl<'a> Cursor<'a> {
         while self.pos < self.data.len() && self.data[self.pos] != b'\n' {
             self.pos += 1;
         }
-        let text = std::str::from_utf8(&self.data[start..self.pos]).map_err(|_| {
-            self.error_at(
-                Location::Line(self.line()),
-                format!("expected {what}, found bytes that are not text"),
-            )
-        })?;
+        let text = std::str::from_utf8(&self.data[start..self.pos])
+            .map_err(|_| self.error(format!("expected {what}, found bytes that are not text")))?;
         Ok(text.trim())
     }
 

@@ -16,10 +16,11 @@
 mod cursor;
 mod parse;
 
-use super::{Location, MeshError, MeshParts, SimplexMesh, NONE};
-use crate::math::Point;
-use cursor::Cursor;
-use parse::Raw;
+use super::{gather, MeshError, MeshParts, SimplexMesh, NONE};
+use crate::math::{self, Point};
+use cursor::{Cursor, Mark};
+use parse::{Raw, RawElement};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -32,23 +33,29 @@ pub enum AnyMesh {
     D3(SimplexMesh<3>),
 }
 
+/// What reading a file changed on the way, for the user to be told.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadNotes {
+    /// Cells whose nodes were clockwise (2D) or left-handed (3D) in the file and were reordered
+    /// (Gmsh writes the cells of a surface meshed from a clockwise curve loop clockwise).
+    pub reoriented_cells: usize,
+}
+
 /// Reads a `.msh` file whose dimension is not known in advance.
 pub fn read(path: impl AsRef<Path>) -> Result<AnyMesh, MeshError> {
+    read_noted(path).map(|(mesh, _)| mesh)
+}
+
+/// [`read`], and what it changed on the way.
+pub fn read_noted(path: impl AsRef<Path>) -> Result<(AnyMesh, ReadNotes), MeshError> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|cause| MeshError::Io {
-        path: path.to_path_buf(),
-        cause,
-    })?;
-    parse_bytes(&data, path)
+    parse_bytes_noted(&file_bytes(path)?, path)
 }
 
 /// Reads a `.msh` file that must hold a mesh of dimension `D`.
 pub fn read_dim<const D: usize>(path: impl AsRef<Path>) -> Result<SimplexMesh<D>, MeshError> {
     let path = path.as_ref();
-    let data = std::fs::read(path).map_err(|cause| MeshError::Io {
-        path: path.to_path_buf(),
-        cause,
-    })?;
+    let data = file_bytes(path)?;
     let raw = parse::parse(&mut Cursor::new(&data, path))?;
     let dim = mesh_dimension(&raw, path)?;
     if dim != D {
@@ -59,16 +66,28 @@ pub fn read_dim<const D: usize>(path: impl AsRef<Path>) -> Result<SimplexMesh<D>
             ))),
         });
     }
-    build(raw, path)
+    build(raw, &data, path).map(|(mesh, _)| mesh)
 }
 
 /// Parses the bytes of a `.msh` file; `path` is used in error messages only.
 pub fn parse_bytes(data: &[u8], path: &Path) -> Result<AnyMesh, MeshError> {
+    parse_bytes_noted(data, path).map(|(mesh, _)| mesh)
+}
+
+/// [`parse_bytes`], and what it changed on the way.
+pub fn parse_bytes_noted(data: &[u8], path: &Path) -> Result<(AnyMesh, ReadNotes), MeshError> {
     let raw = parse::parse(&mut Cursor::new(data, path))?;
-    match mesh_dimension(&raw, path)? {
-        2 => Ok(AnyMesh::D2(build(raw, path)?)),
-        _ => Ok(AnyMesh::D3(build(raw, path)?)),
-    }
+    Ok(match mesh_dimension(&raw, path)? {
+        2 => build(raw, data, path).map(|(m, notes)| (AnyMesh::D2(m), notes))?,
+        _ => build(raw, data, path).map(|(m, notes)| (AnyMesh::D3(m), notes))?,
+    })
+}
+
+fn file_bytes(path: &Path) -> Result<Vec<u8>, MeshError> {
+    std::fs::read(path).map_err(|cause| MeshError::Io {
+        path: path.to_path_buf(),
+        cause,
+    })
 }
 
 fn mesh_dimension(raw: &Raw, path: &Path) -> Result<usize, MeshError> {
@@ -83,80 +102,115 @@ fn mesh_dimension(raw: &Raw, path: &Path) -> Result<usize, MeshError> {
     }
 }
 
-fn describe(tag: u64, location: Location) -> String {
-    format!(" (element {tag}, {location})")
+/// Node indices by Gmsh tag: a table when the tags are dense (Gmsh numbers nodes 1 to N), a hash
+/// map otherwise.
+enum TagIndex {
+    Dense(Vec<u32>),
+    Sparse(HashMap<u64, u32>),
 }
 
-/// Builds the mesh of dimension `D` from the raw tables, naming elements and lines in errors.
-fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshError> {
+impl TagIndex {
+    /// The index of every tag, or the position of the first tag defined twice.
+    fn new(tags: &[u64]) -> Result<Self, usize> {
+        let max = tags.iter().copied().max().unwrap_or(0);
+        if max <= 2 * tags.len() as u64 + 1024 {
+            let mut table = vec![NONE; max as usize + 1];
+            for (i, &tag) in tags.iter().enumerate() {
+                if std::mem::replace(&mut table[tag as usize], i as u32) != NONE {
+                    return Err(i);
+                }
+            }
+            Ok(TagIndex::Dense(table))
+        } else {
+            let mut map = HashMap::with_capacity(tags.len());
+            for (i, &tag) in tags.iter().enumerate() {
+                if map.insert(tag, i as u32).is_some() {
+                    return Err(i);
+                }
+            }
+            Ok(TagIndex::Sparse(map))
+        }
+    }
+
+    fn get(&self, tag: u64) -> Option<u32> {
+        match self {
+            TagIndex::Dense(table) => table.get(tag as usize).copied().filter(|&i| i != NONE),
+            TagIndex::Sparse(map) => map.get(&tag).copied(),
+        }
+    }
+}
+
+/// Builds the mesh of dimension `D` from the raw tables (reorienting clockwise cells), naming
+/// elements and lines in errors; `data` is the file, read again only to number the line of an
+/// error.
+fn build<const D: usize>(raw: Raw, data: &[u8], path: &Path) -> Result<(SimplexMesh<D>, ReadNotes), MeshError> {
     let in_file = |e: MeshError| MeshError::InFile {
         path: path.to_path_buf(),
         cause: Box::new(e),
     };
-    let parse_error = |location, message| MeshError::Parse {
+    let at = |mark: Mark, message| MeshError::Parse {
         path: path.to_path_buf(),
-        location,
+        location: mark.locate(data),
         message,
     };
-    let mut index_of_tag: HashMap<u64, u32> = HashMap::with_capacity(raw.node_tags.len());
-    for (i, &tag) in raw.node_tags.iter().enumerate() {
-        if index_of_tag.insert(tag, i as u32).is_some() {
-            return Err(in_file(MeshError::Invalid(format!(
-                "node tag {tag} is defined twice in $Nodes"
-            ))));
-        }
-    }
-    // Nodes used by cells, renumbered in the file's order.
+    let index_of_tag = TagIndex::new(&raw.node_tags).map_err(|i| {
+        at(
+            raw.node_marks[i],
+            format!("node tag {} is defined twice in $Nodes", raw.node_tags[i]),
+        )
+    })?;
+    let undefined = |e: &RawElement, tag: u64| {
+        at(
+            e.mark,
+            format!("element {} refers to node {tag}, which $Nodes does not define", e.tag),
+        )
+    };
+    // Nodes used by cells, renumbered in the file's order; `kept` maps them back to the file's.
     let mut new_index = vec![NONE; raw.node_tags.len()];
     for e in raw.elements.iter().filter(|e| e.dim as usize == D) {
         for &tag in &e.nodes[..D + 1] {
-            let &i = index_of_tag.get(&tag).ok_or_else(|| {
-                parse_error(
-                    e.location,
-                    format!("element {} refers to node {tag}, which $Nodes does not define", e.tag),
-                )
-            })?;
+            let i = index_of_tag.get(tag).ok_or_else(|| undefined(e, tag))?;
             new_index[i as usize] = 0;
         }
     }
-    let mut points = Vec::new();
+    let (mut points, mut kept) = (Vec::new(), Vec::new());
     let z0 = raw.coords.first().map_or(0.0, |c| c[2]);
     for (i, c) in raw.coords.iter().enumerate() {
         if new_index[i] == NONE {
             continue;
         }
         if D == 2 && (c[2] - z0).abs() > 1e-12 * (1.0 + z0.abs()) {
-            return Err(in_file(MeshError::Invalid(format!(
-                "node {} has z = {} but the first node z = {z0}: a 2D mesh must lie in a plane z = const",
-                raw.node_tags[i], c[2]
-            ))));
+            return Err(at(
+                raw.node_marks[i],
+                format!(
+                    "node {} has z = {} but the first node z = {z0}: a 2D mesh must lie in a plane z = const",
+                    raw.node_tags[i], c[2]
+                ),
+            ));
         }
         new_index[i] = points.len() as u32;
         points.push(Point::<D>::from_fn(|a, _| c[a]));
+        kept.push(i as u32);
     }
-    let node = |tag: u64| new_index[index_of_tag[&tag] as usize];
 
-    let (mut cells, mut cell_markers, mut cell_origin) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut facets, mut facet_markers, mut facet_origin) = (Vec::new(), Vec::new(), Vec::new());
-    for e in &raw.elements {
+    // Cells and marked facets, each with the element it came from.
+    let (mut cells, mut cell_markers, mut cell_element) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut facets, mut facet_markers, mut facet_element) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, e) in raw.elements.iter().enumerate() {
         let physical = &raw.groups[e.group as usize];
         if e.dim as usize == D {
-            cells.extend(e.nodes[..D + 1].iter().map(|&t| node(t)));
+            for &tag in &e.nodes[..D + 1] {
+                cells.push(new_index[index_of_tag.get(tag).ok_or_else(|| undefined(e, tag))? as usize]);
+            }
             cell_markers.push(physical.first().copied().unwrap_or(0));
-            cell_origin.push(describe(e.tag, e.location));
+            cell_element.push(k as u32);
         } else if e.dim as usize == D - 1 && !physical.is_empty() {
             let mut facet = [0u32; D];
             for (f, &tag) in facet.iter_mut().zip(&e.nodes[..D]) {
-                let i = index_of_tag.get(&tag).ok_or_else(|| {
-                    parse_error(
-                        e.location,
-                        format!("element {} refers to node {tag}, which $Nodes does not define", e.tag),
-                    )
-                })?;
-                *f = new_index[*i as usize];
+                *f = new_index[index_of_tag.get(tag).ok_or_else(|| undefined(e, tag))? as usize];
                 if *f == NONE {
-                    return Err(parse_error(
-                        e.location,
+                    return Err(at(
+                        e.mark,
                         format!("element {} (a facet) uses node {tag}, which belongs to no cell", e.tag),
                     ));
                 }
@@ -164,20 +218,23 @@ fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshEr
             for &m in physical {
                 facets.push(facet);
                 facet_markers.push(m);
-                facet_origin.push(describe(e.tag, e.location));
+                facet_element.push(k as u32);
             }
         }
     }
+    let notes = ReadNotes {
+        reoriented_cells: reorient::<D>(&points, &mut cells),
+    };
     let (mut facet_names, mut cell_names) = (BTreeMap::new(), BTreeMap::new());
-    for (dim, tag, name, location) in &raw.names {
+    for (dim, tag, name, mark) in &raw.names {
         let (table, used) = match *dim as usize {
             d if d == D => (&mut cell_names, cell_markers.contains(tag)),
             d if d + 1 == D => (&mut facet_names, facet_markers.contains(tag)),
             _ => continue,
         };
         if !used {
-            return Err(parse_error(
-                *location,
+            return Err(at(
+                *mark,
                 format!("physical group '{name}' (dimension {dim}, tag {tag}) has no elements"),
             ));
         }
@@ -192,22 +249,47 @@ fn build<const D: usize>(raw: Raw, path: &Path) -> Result<SimplexMesh<D>, MeshEr
         facet_names,
         cell_names,
     };
-    SimplexMesh::new(parts).map_err(|e| {
-        in_file(match e {
-            MeshError::Cell { cell, message, .. } => MeshError::Cell {
-                cell,
-                origin: cell_origin[cell as usize].clone(),
-                message,
-            },
-            MeshError::Facet {
-                facet, marker, message, ..
-            } => MeshError::Facet {
-                facet,
-                marker,
-                origin: facet_origin[facet as usize].clone(),
-                message,
-            },
-            other => other,
+    let origin = |k: u32| {
+        let e = &raw.elements[k as usize];
+        format!(" (element {}, {})", e.tag, e.mark.locate(data))
+    };
+    let mesh = SimplexMesh::new(parts).map_err(|e| match e {
+        MeshError::Cell { cell, message, .. } => in_file(MeshError::Cell {
+            cell,
+            origin: origin(cell_element[cell as usize]),
+            message,
+        }),
+        MeshError::Facet {
+            facet, marker, message, ..
+        } => in_file(MeshError::Facet {
+            facet,
+            marker,
+            origin: origin(facet_element[facet as usize]),
+            message,
+        }),
+        MeshError::Node { node, message } => {
+            let i = kept[node as usize] as usize;
+            at(raw.node_marks[i], format!("node {}: {message}", raw.node_tags[i]))
+        }
+        other => in_file(other),
+    })?;
+    Ok((mesh, notes))
+}
+
+/// Swaps the first two nodes of every cell of negative measure (clockwise in 2D, left-handed in
+/// 3D), so that all cells are positively oriented as [`SimplexMesh`] expects; returns how many.
+/// Cells of zero measure are left for the mesh to reject.
+fn reorient<const D: usize>(points: &[Point<D>], cells: &mut [u32]) -> usize {
+    cells
+        .par_chunks_exact_mut(D + 1)
+        .map(|cell| {
+            let m = math::signed_measure(&gather::<D>(points, cell)[..D + 1]);
+            if m < 0.0 {
+                cell.swap(0, 1);
+                1
+            } else {
+                0
+            }
         })
-    })
+        .sum()
 }

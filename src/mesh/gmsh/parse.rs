@@ -3,20 +3,22 @@
 //! Format reference: the Gmsh manual, "MSH file format" (version 4.1) and "Legacy formats"
 //! (version 2.2). Sections other than those read here are skipped.
 
-use super::cursor::{truncate, Cursor};
-use crate::mesh::{Location, MeshError};
+use super::cursor::{truncate, Cursor, Mark};
+use crate::mesh::MeshError;
 use std::collections::HashMap;
 
 /// What a `.msh` file holds, before it becomes a mesh.
 #[derive(Default)]
 pub(super) struct Raw {
     pub node_tags: Vec<u64>,
+    /// Where each node tag is.
+    pub node_marks: Vec<Mark>,
     pub coords: Vec<[f64; 3]>,
     pub elements: Vec<RawElement>,
     /// Physical tags of each element group (a v4 entity, or one v2 physical tag).
     pub groups: Vec<Vec<i32>>,
     /// `$PhysicalNames`: dimension, tag, name, where it was declared.
-    pub names: Vec<(u8, i32, String, Location)>,
+    pub names: Vec<(u8, i32, String, Mark)>,
 }
 
 /// A line, triangle or tetrahedron of the file.
@@ -25,7 +27,7 @@ pub(super) struct RawElement {
     pub dim: u8,
     pub group: u32,
     pub nodes: [u64; 4],
-    pub location: Location,
+    pub mark: Mark,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -174,18 +176,18 @@ fn physical_names(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
     let n: u64 = cur.parse("the number of physical names")?;
     let n = cur.check_count(n, 6, "physical names")?;
     for _ in 0..n {
-        let location = cur.next_location();
+        let mark = cur.mark();
         let dim: u8 = cur.parse("a physical dimension (0 to 3)")?;
         let tag: i32 = cur.parse("a physical tag")?;
         let rest = cur.line_text("a quoted physical name")?;
         let name = rest
             .strip_prefix('"')
             .and_then(|r| r.strip_suffix('"'))
-            .ok_or_else(|| cur.error_at(location, format!("expected a quoted name, found '{}'", truncate(rest))))?;
+            .ok_or_else(|| cur.error_at(mark, format!("expected a quoted name, found '{}'", truncate(rest))))?;
         if dim > 3 {
-            return Err(cur.error_at(location, format!("physical dimension {dim} is not 0 to 3")));
+            return Err(cur.error_at(mark, format!("physical dimension {dim} is not 0 to 3")));
         }
-        raw.names.push((dim, tag, name.to_string(), location));
+        raw.names.push((dim, tag, name.to_string(), mark));
     }
     Ok(())
 }
@@ -255,8 +257,10 @@ fn nodes_v2(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
     let n: u64 = cur.parse("the number of nodes")?;
     let n = cur.check_count(n, 8, "nodes")?;
     raw.node_tags.reserve(n);
+    raw.node_marks.reserve(n);
     raw.coords.reserve(n);
     for _ in 0..n {
+        raw.node_marks.push(cur.mark());
         raw.node_tags.push(cur.parse("a node tag")?);
         let mut x = [0.0; 3];
         for xi in &mut x {
@@ -285,6 +289,7 @@ fn block_header(cur: &mut Cursor, item: &str) -> Result<(usize, usize), MeshErro
 fn nodes_v4(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
     let (blocks, total) = block_header(cur, "node")?;
     raw.node_tags.reserve(total);
+    raw.node_marks.reserve(total);
     raw.coords.reserve(total);
     for _ in 0..blocks {
         let dim = int(cur, "a node block's entity dimension")?;
@@ -297,13 +302,25 @@ fn nodes_v4(cur: &mut Cursor, raw: &mut Raw) -> Result<(), MeshError> {
         for _ in 0..n {
             raw.node_tags.push(count(cur, "a node tag")?);
         }
-        for _ in 0..n {
+        for j in 0..n {
+            let mark = cur.mark();
+            raw.node_marks.push(mark);
             let mut x = [0.0; 3];
             for xi in &mut x {
                 *xi = real(cur, "a node coordinate")?;
             }
             for _ in 0..n_params {
                 real(cur, "a parametric node coordinate")?;
+            }
+            if !cur.binary && !cur.at_line_end() {
+                return Err(cur.error_at(
+                    mark,
+                    format!(
+                        "expected a line of {} node coordinates (node {} of the block's {n}); was a line deleted or added?",
+                        3 + n_params,
+                        j + 1
+                    ),
+                ));
             }
             raw.coords.push(x);
         }
@@ -322,11 +339,19 @@ fn elements_v2(cur: &mut Cursor, raw: &mut Raw, groups: &mut HashMap<i32, u32>) 
     let n: u64 = cur.parse("the number of elements")?;
     let n = cur.check_count(n, 8, "elements")?;
     raw.elements.reserve(n);
-    for _ in 0..n {
-        let location = cur.next_location();
+    for j in 0..n {
+        let mark = cur.mark();
+        if cur.peek() == Some(b'$') {
+            return Err(cur.error_at(
+                mark,
+                format!(
+                    "the section ends after {j} of the {n} elements its header declares; was an element line deleted?"
+                ),
+            ));
+        }
         let tag: u64 = cur.parse("an element tag")?;
         let kind: i64 = cur.parse("an element type")?;
-        let (dim, n_nodes) = element_shape(kind).ok_or_else(|| cur.error_at(location, unsupported(kind)))?;
+        let (dim, n_nodes) = element_shape(kind).ok_or_else(|| cur.error_at(mark, unsupported(kind)))?;
         let n_tags: u64 = cur.parse("the number of element tags")?;
         let n_tags = cur.check_count(n_tags, 2, "element tags")?;
         let mut physical = 0;
@@ -353,7 +378,7 @@ fn elements_v2(cur: &mut Cursor, raw: &mut Raw, groups: &mut HashMap<i32, u32>) 
             dim,
             group,
             nodes,
-            location,
+            mark,
         });
     }
     Ok(())
@@ -363,18 +388,52 @@ fn elements_v4(cur: &mut Cursor, raw: &mut Raw, entities: &HashMap<(u8, i32), u3
     let (blocks, total) = block_header(cur, "element")?;
     raw.elements.reserve(total);
     let mut read = 0usize;
+    let mut previous: Option<(Mark, usize)> = None;
     for _ in 0..blocks {
-        let block_location = cur.next_location();
+        let block_mark = cur.mark();
+        // In text, a count that does not match the block's lines (a line deleted or added by hand)
+        // shows first as a malformed block header or element line: say which block to look at.
+        let recount = |cur: &Cursor| match previous {
+            Some((mark, n)) => format!(
+                "; the previous block ({}) declares {n} elements: was an element line deleted or added there?",
+                cur.locate(mark)
+            ),
+            None => String::new(),
+        };
         let entity_dim = int(cur, "an element block's entity dimension")?;
+        if !(0..=3).contains(&entity_dim) {
+            return Err(cur.error_at(
+                block_mark,
+                format!(
+                    "expected an element block header (entity dimension 0 to 3, entity tag, element type, \
+                     number of elements), found entity dimension {entity_dim}{}",
+                    recount(cur)
+                ),
+            ));
+        }
         let entity_tag = int(cur, "an element block's entity tag")?;
         let kind = int(cur, "an element type")? as i64;
-        let (dim, n_nodes) = element_shape(kind).ok_or_else(|| cur.error_at(block_location, unsupported(kind)))?;
+        let (dim, n_nodes) = element_shape(kind)
+            .ok_or_else(|| cur.error_at(block_mark, format!("{}{}", unsupported(kind), recount(cur))))?;
         let n = count(cur, "the number of elements in a block")?;
         let n = cur.check_count(n, 8, "elements")?;
+        if !cur.binary && !cur.at_line_end() {
+            return Err(cur.error_at(
+                block_mark,
+                format!(
+                    "an element block header holds 4 numbers (entity dimension, entity tag, element type, \
+                     number of elements), this line more{}",
+                    recount(cur)
+                ),
+            ));
+        }
         if entity_dim != dim as i32 {
             return Err(cur.error_at(
-                block_location,
-                format!("an element block of entity dimension {entity_dim} holds elements of dimension {dim}"),
+                block_mark,
+                format!(
+                    "an element block of entity dimension {entity_dim} holds elements of dimension {dim}{}",
+                    recount(cur)
+                ),
             ));
         }
         let group = match entities.get(&(dim, entity_tag)) {
@@ -382,17 +441,45 @@ fn elements_v4(cur: &mut Cursor, raw: &mut Raw, entities: &HashMap<(u8, i32), u3
             None if dim == 0 => 0,
             None => {
                 return Err(cur.error_at(
-                    block_location,
+                    block_mark,
                     format!("the element block refers to entity ({dim}, {entity_tag}), which $Entities does not list"),
                 ))
             }
         };
-        for _ in 0..n {
-            let location = cur.next_location();
+        let wrong_line = |cur: &Cursor, mark: Mark, j: usize| {
+            cur.error_at(
+                mark,
+                format!(
+                    "expected an element line of {} numbers (its tag and {n_nodes} node tags): element {} of \
+                     the {n} that the block at {} declares (type {kind}); was a line deleted or added?",
+                    n_nodes + 1,
+                    j + 1,
+                    cur.locate(block_mark)
+                ),
+            )
+        };
+        for j in 0..n {
+            let mark = cur.mark();
+            if !cur.binary && cur.peek() == Some(b'$') {
+                return Err(cur.error_at(
+                    mark,
+                    format!(
+                        "the section ends after {j} of the {n} elements that the block at {} declares; \
+                         was an element line deleted?",
+                        cur.locate(block_mark)
+                    ),
+                ));
+            }
             let tag = count(cur, "an element tag")?;
             let mut nodes = [0u64; 4];
             for node in nodes.iter_mut().take(n_nodes) {
+                if !cur.binary && cur.at_line_end() {
+                    return Err(wrong_line(cur, mark, j));
+                }
                 *node = count(cur, "an element's node tag")?;
+            }
+            if !cur.binary && !cur.at_line_end() {
+                return Err(wrong_line(cur, mark, j));
             }
             read += 1;
             if dim > 0 {
@@ -401,10 +488,11 @@ fn elements_v4(cur: &mut Cursor, raw: &mut Raw, entities: &HashMap<(u8, i32), u3
                     dim,
                     group,
                     nodes,
-                    location,
+                    mark,
                 });
             }
         }
+        previous = Some((block_mark, n));
     }
     if read != total {
         return Err(cur.error(format!(

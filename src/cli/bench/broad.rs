@@ -1,18 +1,11 @@
 //! `tumble bench broad`: time the broad-phase methods on a generated or given set of spheres.
 
 use anyhow::{bail, Context};
-use clap::{Args, Subcommand};
+use clap::Args;
 use std::path::{Path, PathBuf};
 use tumble::broad::sets::{self, Timing, METHODS};
 use tumble::broad::BoundingSphere;
 use tumble::math::Point;
-
-#[derive(Subcommand, Debug)]
-pub enum BenchCommand {
-    /// Time the broad-phase methods on a set of spheres, side by side
-    /// (example: tumble bench broad --dim 3 --n 100000 --omega 10 --method all).
-    Broad(BroadArgs),
-}
 
 #[derive(Args, Debug)]
 pub struct BroadArgs {
@@ -49,8 +42,7 @@ pub struct BroadArgs {
     json: bool,
 }
 
-pub fn run(command: BenchCommand) -> anyhow::Result<()> {
-    let BenchCommand::Broad(args) = command;
+pub fn run(args: BroadArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.input {
         match read_csv(path)? {
             Spheres::D2(s) => report(&s, &args),
