@@ -118,7 +118,7 @@ pub fn run_immersed<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
-    setup_seconds: f64,
+    case_setup_seconds: f64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<ImmersedSummary, CaseError>
 where
@@ -156,7 +156,7 @@ where
         cause: Box::new(cause),
     };
     let mut immersed = Immersed::new(fluid, sim, ImmersedOptions::new(flow.density)).map_err(sim_error)?;
-    let setup_seconds = setup_seconds + setup.elapsed().as_secs_f64();
+    let setup_seconds = case_setup_seconds + setup.elapsed().as_secs_f64();
     let h_min = (0..flow.mesh.num_cells() as u32)
         .map(|c| {
             let p = flow.mesh.cell_points(c);
@@ -305,7 +305,7 @@ where
         max_cfl,
         max_body_cfl,
         warnings,
-        wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
+        wall_seconds: case_setup_seconds + start.elapsed().as_secs_f64(),
         seconds: ImmersedPhaseSeconds {
             setup: setup_seconds,
             fluid: seconds.fluid,
