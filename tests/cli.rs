@@ -366,6 +366,18 @@ fn check_runs_a_case_and_judges_its_intervals() {
     let none = write("none.toml", &text[..text.find("[check]").unwrap()]);
     let (ok, _, err) = tumble(&["check", &none, "--quiet"]);
     assert!(!ok && err.contains("has no [check] table"), "{err}");
+
+    // `run` validates the table as `check` does (the intervals before running, the keys after),
+    // reports the values and does not judge them.
+    let (ok, _, err) = tumble(&["run", &inverted, "--out", out, "--quiet"]);
+    assert!(!ok && err.contains("expected [low, high] with low ≤ high"), "{err}");
+    let (ok, _, err) = tumble(&["run", &unknown, "--out", out, "--quiet"]);
+    assert!(!ok && err.contains("summary.json has no `drag_coeficient`"), "{err}");
+    let (ok, stdout, err) = tumble(&["run", &failing, "--out", out, "--quiet"]);
+    assert!(
+        ok && stdout.contains("[check]: 2 of 3 values inside their intervals"),
+        "{stdout}\n{err}"
+    );
 }
 
 /// A dry case and a case of a body in a fluid give the same `bodies.csv`, byte for byte, on 1, 2

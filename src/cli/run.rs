@@ -22,10 +22,22 @@ pub struct RunArgs {
     quiet: bool,
 }
 
-/// Runs the case.
+/// Runs the case. Its `[check]` table is validated as `check` validates it: the intervals before
+/// the run, the keys against the summary after it (the output is kept either way); the values
+/// are reported, and judged only by `check`.
 pub fn run(args: RunArgs) -> Result<()> {
     let case = Case::load(&args.case)?;
-    run_any(&case, &args).map(|_| ())
+    case.check_ranges()?;
+    let summary = run_any(&case, &args)?;
+    let results = case.check(&summary)?;
+    if !results.is_empty() {
+        let inside = results.iter().filter(|r| r.passed).count();
+        println!(
+            "[check]: {inside} of {} values inside their intervals (`tumble check` fails a run otherwise)",
+            results.len()
+        );
+    }
+    Ok(())
 }
 
 /// Runs the case and checks its `[check]` intervals: an error if any value falls outside.
