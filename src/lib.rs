@@ -3,7 +3,7 @@
 //!
 //! The crate is organised in layers (`ARCHITECTURE.md` at the repository's root draws them and
 //! says where new code goes); each imports only the ones below it:
-//! - [`math`], [`expr`], [`linalg`] (sparse storage, factorisations, Krylov methods) and [`io`]
+//! - [`math`], [`memory`] (the budget checked before large allocations), [`expr`], [`linalg`] (sparse storage, factorisations, Krylov methods) and [`io`]
 //!   (VTK, PVD and CSV files written whole): no geometry;
 //! - [`mesh`] and [`shape`]: simplicial meshes in 2D and 3D (Gmsh input, generators, point
 //!   location) and analytic shapes;
@@ -25,6 +25,7 @@ pub mod fmm;
 pub mod io;
 pub mod linalg;
 pub mod math;
+pub mod memory;
 pub mod mesh;
 pub mod shape;
 pub mod sim;

@@ -293,6 +293,74 @@ fn run_writes_the_output_files_and_reports_errors() {
     assert!(ok && out.contains("example"), "{out}");
 }
 
+/// Sizes that aborted the process while allocating (exit 134) or panicked (101) end with exit
+/// code 1 and a message naming the key; `TUMBLE_MEMORY_LIMIT` caps the budget, and a value of it
+/// that is not a size is an error before any work.
+#[test]
+fn sizes_beyond_the_memory_are_errors_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, edit: (&str, &str), limit: Option<&str>| {
+        let case = dir.path().join(format!("{name}.toml"));
+        let text = std::fs::read_to_string("cases/dry_squares.toml").unwrap();
+        assert!(text.contains(edit.0));
+        std::fs::write(&case, text.replacen(edit.0, edit.1, 1)).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tumble"));
+        command.args([
+            "run",
+            case.to_str().unwrap(),
+            "--out",
+            dir.path().join(name).to_str().unwrap(),
+        ]);
+        if let Some(limit) = limit {
+            command.env("TUMBLE_MEMORY_LIMIT", limit);
+        }
+        let out = command.output().unwrap();
+        (out.status.code(), String::from_utf8(out.stderr).unwrap())
+    };
+    let wide = (
+        "{ type = \"rectangle\", sides = [0.25, 0.25] }",
+        "{ type = \"ellipse\", semi_axes = [1e6, 1e6] }",
+    );
+    for (name, edit, limit, expected) in [
+        (
+            "h",
+            ("h = 0.0625", "h = 1e-6"),
+            None,
+            "h.toml:17: `domain.h`: a lattice of 2000001 × 2000001 nodes would need about",
+        ),
+        (
+            "cells",
+            ("h = 0.0625", "cells = [100000000, 100000000]"),
+            None,
+            "`domain.cells`: a lattice of",
+        ),
+        (
+            "resolution",
+            ("range = 0.03", "range = 0.03\nresolution = 1e-7"),
+            None,
+            "`contact.resolution`: body 'lower'",
+        ),
+        ("wide", wide, None, "`bodies[0].shape`: the body reaches 1000000"),
+        (
+            "capped",
+            ("h = 0.0625", "h = 0.001"),
+            Some("64M"),
+            "`domain.h`: a lattice of 2001 × 2001 nodes would need about 1.7 GB of memory, more than the",
+        ),
+        (
+            "limit",
+            ("h = 0.0625", "h = 0.0625"),
+            Some("8 lots"),
+            "error: TUMBLE_MEMORY_LIMIT = '8 lots' is not a size",
+        ),
+    ] {
+        let (code, err) = run(name, edit, limit);
+        assert_eq!(code, Some(1), "{name}: {err}");
+        assert!(err.contains(expected), "{name}: expected '{expected}' in {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
 #[test]
 fn run_of_a_fluid_case_prints_and_writes_the_coefficients() {
     let dir = tempfile::tempdir().unwrap();

@@ -282,6 +282,49 @@ fn bad_case_files_get_errors_naming_the_field_or_body() {
             GOOD.replace("name = \"b\"", "name = \"a\""),
             "'a' is also the name of bodies[0]",
         ),
+        // Value errors name the line of their key (line 1 of GOOD is empty).
+        (
+            GOOD.replace("range = 0.03", "range = 0.0"),
+            "bad.toml:17: `contact.range`",
+        ),
+        (
+            GOOD.replace("radius = 0.125 }\ndensity = 1.25\nposition = [1.0", "radius = 0.125 }\ndensity = -1\nposition = [1.0"),
+            "bad.toml:14: `bodies[1].density`",
+        ),
+        // Sizes that used to panic or abort while allocating: refused before, naming the key.
+        (
+            GOOD.replace("type = \"circle\", radius = 0.125 }\ndensity = 1.25\nposition = [1.0", "type = \"ellipse\", semi_axes = [1e-9, 1e-9] }\ndensity = 1.25\nposition = [1.0"),
+            "bad.toml:13: `bodies[1].shape`: body 'b': a lattice of",
+        ),
+        (
+            GOOD.replace("type = \"circle\", radius = 0.125 }\ndensity = 1.25\nposition = [1.0", "type = \"ellipse\", semi_axes = [1e6, 1e6] }\ndensity = 1.25\nposition = [1.0"),
+            "bad.toml:13: `bodies[1].shape`: the body reaches 1000000 from its centre, more than the domain's diagonal",
+        ),
+        (
+            GOOD.replace("range = 0.03", "range = 0.03\nresolution = 1e-7"),
+            "bad.toml:18: `contact.resolution`: body 'a': a lattice of 3700007 × 3700007 nodes would need about",
+        ),
+        (
+            GOOD.replace("box = [[0.0, 0.0], [2.0, 2.0]]", "box = [[0.0, 0.0], [2.0, 2.0]]\nh = 1e-6"),
+            "bad.toml:6: `domain.h`: a lattice of 2000001 × 2000001 nodes would need about",
+        ),
+        (
+            GOOD.replace("box = [[0.0, 0.0], [2.0, 2.0]]", "box = [[0.0, 0.0], [2.0, 2.0]]\ncells = [100000000, 100000000]"),
+            "`domain.cells`: a lattice of 100000001 × 100000001 nodes would need about",
+        ),
+        (
+            GOOD.replace("box = [[0.0, 0.0], [2.0, 2.0]]", "box = [[0.0, 0.0], [2.0, 2.0]]\nh = 1e-300"),
+            "`domain.h`: a lattice of",
+        ),
+        // A self-intersecting (bow-tie) polygon, and one whose edge folds back on the previous one.
+        (
+            GOOD.replace("type = \"circle\", radius = 0.125 }\ndensity = 1.25\nposition = [1.0", "type = \"polygon\", vertices = [[0, 0], [0.2, 0.2], [0.2, 0], [0, 0.1]] }\ndensity = 1.25\nposition = [1.0"),
+            "`bodies[1].shape.vertices`: edges 0–1 and 2–3 meet: a polygon must be simple",
+        ),
+        (
+            GOOD.replace("type = \"circle\", radius = 0.125 }\ndensity = 1.25\nposition = [1.0", "type = \"polygon\", vertices = [[0, 0], [0.2, 0], [0.1, 0], [0.1, 0.1]] }\ndensity = 1.25\nposition = [1.0"),
+            "`bodies[1].shape.vertices`: edges 0–1 and 1–2 meet",
+        ),
     ];
     for (text, expected) in cases {
         let err = build_error(&text);

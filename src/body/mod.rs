@@ -20,7 +20,7 @@ pub use surface::Surface;
 
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
 use crate::math::{Point, Vector};
-use crate::mesh::generate::axis_box;
+use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::{MeshError, Moments, SimplexMesh};
 use crate::shape::Shape;
 use nalgebra::SMatrix;
@@ -64,6 +64,10 @@ impl<const D: usize> BodyGeometry<D> {
     /// reaching `band` beyond the shape (closest-point mode).
     pub fn from_shape(shape: &dyn Shape<D>, h: f64, band: f64) -> Result<Self, BodyError> {
         check_spacing(h, band)?;
+        // The field's lattice is the largest thing built (its surface has a node per lattice step
+        // along the boundary): its size is checked before the surface is made.
+        let (_, n) = lattice_cover::<D>(shape.bounding_radius() + band + 2.0 * h, h);
+        check_lattice_size(&[n; D])?;
         if let Some((points, facets)) = shape.boundary(h) {
             return Self::from_surface(Surface::new(points, facets), h, band);
         }
@@ -164,9 +168,10 @@ fn check_spacing(h: f64, band: f64) -> Result<(), BodyError> {
 /// The lower corner and interval count of a cubic lattice of spacing `h` covering `[−reach, reach]`
 /// on every axis, symmetric about the origin (an even number of intervals), so that a shape
 /// symmetric about its origin gets a level set that is symmetric but for the cells' diagonals.
+/// A count beyond `usize` saturates, and the lattice's size check refuses it.
 fn lattice_cover<const D: usize>(reach: f64, h: f64) -> (Point<D>, usize) {
     let half = (reach / h).ceil().max(1.0);
-    (Point::<D>::repeat(-half * h), 2 * half as usize)
+    (Point::<D>::repeat(-half * h), (2.0 * half) as usize)
 }
 
 /// A rigid body: its geometry, mass properties and state.

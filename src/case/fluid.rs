@@ -142,10 +142,21 @@ pub struct FlowSummary {
 }
 
 impl Case {
+    /// The error for `cause`, under the key to change when there is one: the mesh's size for a
+    /// factorisation that does not fit, the condition for a velocity that is not finite.
     pub(super) fn fluid_error(&self, cause: FluidError) -> CaseError {
-        CaseError::Fluid {
-            file: self.path.clone(),
-            cause: Box::new(cause),
+        match cause {
+            FluidError::Memory(m @ crate::memory::MemoryError::TooLarge { .. }) => self.invalid(
+                self.domain_size_key(),
+                format!("{m}: a coarser mesh needs less (the factors grow faster than the unknowns)"),
+            ),
+            FluidError::Condition { ref marker, .. } => {
+                self.invalid(format!("fluid.boundary.{marker}.velocity"), cause.to_string())
+            }
+            cause => CaseError::Fluid {
+                file: self.path.clone(),
+                cause: Box::new(cause),
+            },
         }
     }
 

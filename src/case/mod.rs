@@ -9,6 +9,7 @@ mod dry;
 mod fluid;
 mod immersed;
 mod output;
+mod place;
 pub mod schema;
 
 pub use check::CheckResult;
@@ -23,7 +24,7 @@ use crate::broad::sets::method;
 use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::fmm::FmmError;
 use crate::math::{Point, Vector};
-use crate::mesh::generate::axis_box;
+use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::{gmsh, MeshError, SimplexMesh};
 use crate::shape::{Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
 use crate::sim::{Drag, SimError, Simulation};
@@ -53,10 +54,13 @@ pub enum CaseError {
         message: String,
     },
     /// A value out of range.
-    #[error("{file}: `{field}`: {message}", file = file.display())]
+    #[error("{file}{at}: `{field}`: {message}", file = file.display(),
+        at = line.map(|l| format!(":{l}")).unwrap_or_default())]
     Invalid {
         /// The case file.
         file: PathBuf,
+        /// The line of the key (or of its table, when the key is left to its default).
+        line: Option<usize>,
         /// The key, e.g. `contact.range` or `bodies[2].position`.
         field: String,
         /// What is expected.
@@ -118,6 +122,8 @@ pub struct Case {
     pub path: PathBuf,
     /// Its content.
     pub file: CaseFile,
+    /// Its text, where errors find the line of a key.
+    text: String,
 }
 
 impl Case {
@@ -139,6 +145,7 @@ impl Case {
         Ok(Case {
             path: path.to_path_buf(),
             file,
+            text: text.to_string(),
         })
     }
 
@@ -153,9 +160,11 @@ impl Case {
     }
 
     fn invalid(&self, field: impl Into<String>, message: impl Into<String>) -> CaseError {
+        let field = field.into();
         CaseError::Invalid {
             file: self.path.clone(),
-            field: field.into(),
+            line: place::line_of(&self.text, &field),
+            field,
             message: message.into(),
         }
     }
@@ -271,8 +280,15 @@ impl Case {
             }
             None => Drag::default(),
         };
-        let bodies = self.bodies::<D>(range, c.resolution)?;
-        let walls = self.walls::<D>(range, &bodies)?;
+        let domain = match &f.domain {
+            Some(d) => Some(self.domain_mesh::<D>(d, 2.0 * range)?),
+            None => None,
+        };
+        let bodies = self.bodies::<D>(range, c.resolution, domain.as_ref().map(|(m, _)| m))?;
+        let walls = match domain {
+            Some((mesh, default_walls)) => Some(self.walls::<D>(mesh, default_walls, range, &bodies)?),
+            None => None,
+        };
         let mut sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
         sim.damping = match c.damping {
             Some(x) if !(x.is_finite() && x >= 0.0) => {
@@ -287,10 +303,33 @@ impl Case {
         Ok(sim)
     }
 
-    fn bodies<const D: usize>(&self, range: f64, resolution: Option<f64>) -> Result<Vec<RigidBody<D>>, CaseError>
+    /// The bodies, each checked against the domain's size (when there is a domain) before its
+    /// lattice is built, and its lattice against the memory budget.
+    fn bodies<const D: usize>(
+        &self,
+        range: f64,
+        resolution: Option<f64>,
+        domain: Option<&SimplexMesh<D>>,
+    ) -> Result<Vec<RigidBody<D>>, CaseError>
     where
         Dim<D>: Kinematics<D>,
     {
+        // A body that fits in the domain has a diameter of at most the domain's diagonal, and so
+        // reaches at most that far from any point of its convex hull.
+        let diagonal = domain.map(|m| {
+            let (lo, hi) = m.bounding_box();
+            (hi - lo).norm()
+        });
+        let fits = |field: String, extent: f64| match diagonal {
+            Some(diagonal) if extent > diagonal => Err(self.invalid(
+                field,
+                format!(
+                    "the body reaches {extent} from its centre, more than the domain's diagonal \
+                     ({diagonal}): it cannot fit in the domain"
+                ),
+            )),
+            _ => Ok(()),
+        };
         let mut shared: HashMap<String, Arc<BodyGeometry<D>>> = HashMap::new();
         let mut names: HashMap<String, usize> = HashMap::new();
         let mut bodies = Vec::new();
@@ -301,7 +340,10 @@ impl Case {
                 return Err(self.invalid(field("name"), format!("'{name}' is also the name of bodies[{first}]")));
             }
             let density = self.positive(&field("density"), spec.density)?;
-            let (shape, feature) = self.shape::<D>(&spec.shape, &field("shape"))?;
+            let (shape, feature, extent) = self.shape::<D>(&spec.shape, &field("shape"))?;
+            if shape.is_some() {
+                fits(field("shape"), extent)?;
+            }
             let h = resolution.unwrap_or((range / 4.0).min(feature / 20.0));
             let key = format!("{:?} h={h:e}", spec.shape);
             let geometry = match shared.get(&key) {
@@ -320,13 +362,40 @@ impl Case {
                                 what: field("shape.file"),
                                 cause: Box::new(cause),
                             })?;
+                            let points = mesh.points();
+                            let centre = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
+                            let extent = points.iter().map(|p| (p - centre).norm()).fold(0.0, f64::max);
+                            fits(field("shape.file"), extent)?;
                             BodyGeometry::from_mesh(&mesh, h, 2.0 * range)
                         }
                     };
-                    let g = Arc::new(built.map_err(|cause| CaseError::Body {
-                        file: self.path.clone(),
-                        body: name.clone(),
-                        cause: Box::new(cause),
+                    let g = Arc::new(built.map_err(|cause| match cause {
+                        BodyError::Mesh(e) if e.is_size_limit() => {
+                            let (key, spacing, hint) = match resolution {
+                                Some(_) => (
+                                    "contact.resolution".to_string(),
+                                    format!("{h:e}"),
+                                    "a larger `contact.resolution` makes it smaller",
+                                ),
+                                None => (
+                                    field("shape"),
+                                    format!("{h:e} = min(range/4, size/20)"),
+                                    "is the body's size meant? `contact.resolution` sets the spacing",
+                                ),
+                            };
+                            self.invalid(
+                                key,
+                                format!(
+                                    "body '{name}': {e}; this lattice holds its distance field, spacing {spacing}, \
+                                     over the body and 2·range around it: {hint}"
+                                ),
+                            )
+                        }
+                        cause => CaseError::Body {
+                            file: self.path.clone(),
+                            body: name.clone(),
+                            cause: Box::new(cause),
+                        },
                     })?);
                     shared.insert(key, g.clone());
                     g
@@ -373,13 +442,14 @@ impl Case {
         Ok(bodies)
     }
 
-    /// The analytic shape of `spec` (`None` for a mesh) and its smallest feature size.
+    /// The analytic shape of `spec` (`None` for a mesh), its smallest feature size, and how far it
+    /// reaches from a point of its convex hull (at least half its diameter, at most all of it).
     #[allow(clippy::type_complexity)]
     fn shape<const D: usize>(
         &self,
         spec: &ShapeSpec,
         field: &str,
-    ) -> Result<(Option<Box<dyn Shape<D>>>, f64), CaseError> {
+    ) -> Result<(Option<Box<dyn Shape<D>>>, f64, f64), CaseError> {
         let sizes = |key: &str, v: &[f64], scale: f64| -> Result<[f64; D], CaseError> {
             if v.len() != D || v.iter().any(|x| !(x.is_finite() && *x > 0.0)) {
                 return Err(self.invalid(
@@ -398,6 +468,7 @@ impl Case {
                         radius: r,
                     })),
                     r,
+                    r,
                 )
             }
             ShapeSpec::Ellipse { semi_axes } => {
@@ -405,13 +476,17 @@ impl Case {
                 (
                     Some(Box::new(Ellipsoid { semi_axes: e })),
                     e.iter().copied().fold(f64::INFINITY, f64::min),
+                    e.iter().copied().fold(0.0, f64::max),
                 )
             }
             ShapeSpec::Rectangle { sides } => {
                 let half = sizes("sides", sides, 0.5)?;
+                let cuboid = Cuboid { half };
+                let extent = cuboid.bounding_radius();
                 (
-                    Some(Box::new(Cuboid { half })),
+                    Some(Box::new(cuboid)),
                     half.iter().copied().fold(f64::INFINITY, f64::min),
+                    extent,
                 )
             }
             ShapeSpec::Polygon { vertices } => {
@@ -424,10 +499,25 @@ impl Case {
                 let polygon = Polygon {
                     vertices: vertices.iter().map(|v| Point::<2>::new(v[0], v[1])).collect(),
                 };
+                if let Some((a, b)) = polygon.crossing() {
+                    let n = vertices.len();
+                    return Err(self.invalid(
+                        format!("{field}.vertices"),
+                        format!(
+                            "edges {a}–{} and {b}–{} meet: a polygon must be simple (its edges meet only at \
+                             their shared vertices), listed in order around it",
+                            (a + 1) % n,
+                            (b + 1) % n
+                        ),
+                    ));
+                }
+                let centre = polygon.vertices.iter().fold(Point::<2>::zeros(), |s, v| s + v) / vertices.len() as f64;
+                let extent = polygon.vertices.iter().map(|v| (v - centre).norm()).fold(0.0, f64::max);
                 let feature = polygon.bounding_radius() / 10.0;
                 (
                     Some(planar::<D>(Box::new(polygon)).ok_or_else(|| self.invalid(field, "a polygon is a 2D shape"))?),
                     feature,
+                    extent,
                 )
             }
             ShapeSpec::Tripole { diameter, arm, bar } => {
@@ -455,32 +545,47 @@ impl Case {
                 (
                     Some(planar::<D>(union).ok_or_else(|| self.invalid(field, "the tripole is a 2D shape"))?),
                     half_bar.min(r),
+                    arm + r,
                 )
             }
-            ShapeSpec::Mesh { .. } => (None, f64::INFINITY),
+            ShapeSpec::Mesh { .. } => (None, f64::INFINITY, 0.0),
         })
     }
 
-    fn walls<const D: usize>(&self, range: f64, bodies: &[RigidBody<D>]) -> Result<Option<Walls<D>>, CaseError>
+    fn walls<const D: usize>(
+        &self,
+        mesh: SimplexMesh<D>,
+        default_walls: Vec<String>,
+        range: f64,
+        bodies: &[RigidBody<D>],
+    ) -> Result<Walls<D>, CaseError>
     where
         Dim<D>: Kinematics<D>,
     {
-        let Some(d) = &self.file.domain else {
-            return Ok(None);
-        };
-        let (mesh, default_walls) = self.domain_mesh::<D>(d, 2.0 * range)?;
+        let d = self
+            .file
+            .domain
+            .as_ref()
+            .expect("walls are built for a case with a domain");
         let names = d.walls.clone().unwrap_or(default_walls);
         if names.is_empty() {
             return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
         }
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
-        Walls::new(mesh, &refs, reach)
-            .map(Some)
-            .map_err(|cause| CaseError::Walls {
-                file: self.path.clone(),
-                cause: Box::new(cause),
-            })
+        Walls::new(mesh, &refs, reach).map_err(|cause| CaseError::Walls {
+            file: self.path.clone(),
+            cause: Box::new(cause),
+        })
+    }
+
+    /// The key that sets the domain mesh's size: `domain.mesh`, `domain.cells` or `domain.h`.
+    fn domain_size_key(&self) -> &'static str {
+        match &self.file.domain {
+            Some(d) if d.mesh.is_some() => "domain.mesh",
+            Some(d) if d.cells.is_some() => "domain.cells",
+            _ => "domain.h",
+        }
     }
 
     /// The domain's mesh (a box meshed with spacing `domain.h`, default `default_h`, or a Gmsh
@@ -519,6 +624,16 @@ impl Case {
                         std::array::from_fn(|a| ((hi[a] - lo[a]) / h).ceil().clamp(1.0, cap) as usize)
                     }
                 };
+                check_lattice_size(&cells).map_err(|e| {
+                    if !e.is_size_limit() {
+                        return mesh_err("domain.box", e);
+                    }
+                    let hint = match d.cells {
+                        Some(_) => "fewer cells make a smaller mesh",
+                        None => "a larger spacing makes a smaller mesh",
+                    };
+                    self.invalid(self.domain_size_key(), format!("{e}; {hint}"))
+                })?;
                 let mesh = axis_box::<D>(lo, hi, cells).map_err(|e| mesh_err("domain.box", e))?;
                 let names = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
                 (mesh, names[..2 * D].iter().map(|s| s.to_string()).collect())

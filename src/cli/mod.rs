@@ -37,6 +37,8 @@ enum Command {
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    // A memory limit that is not a size is an error before any work, not halfway through it.
+    tumble::memory::budget()?;
     match cli.command {
         Command::Run(r) => run::run(r),
         Command::Check(r) => run::check(r),

@@ -12,6 +12,7 @@
 //! triangular solves, with iterative refinement where the residual is not small enough (the
 //! factorisation regularises the pivots it finds too small).
 
+use crate::linalg::FactorError;
 use crate::linalg::{csc_mul, Csr, Saddle};
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Par;
@@ -46,7 +47,7 @@ impl MonolithicSystem {
         prescribed: &[bool],
         pin_pressure: bool,
         par: Par,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, FactorError> {
         let (n2, n1) = (velocity.rows(), divergence.rows());
         let size = D * n2 + n1;
         let mut triplets = Vec::new();

@@ -25,6 +25,7 @@
 
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
+use crate::linalg::FactorError;
 use crate::linalg::{csc_mul, gmres, PivotedLu, Saddle};
 use crate::math::{Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
@@ -51,6 +52,48 @@ pub enum FluidError {
     /// The linear solver failed (a singular system: a boundary without conditions, say).
     #[error("the linear solver failed: {0}")]
     Solve(String),
+    /// A factorisation would not fit the memory budget: the mesh is too fine for the machine.
+    #[error("{0}")]
+    Memory(crate::memory::MemoryError),
+    /// A prescribed boundary velocity that is not finite (a formula dividing by zero, say).
+    #[error("the velocity prescribed on '{marker}' is {value:?} at {at:?}, t = {time}: it must be finite")]
+    Condition {
+        /// The facet marker's name (or number).
+        marker: String,
+        /// Where.
+        at: Vec<f64>,
+        /// When.
+        time: f64,
+        /// The value.
+        value: Vec<f64>,
+    },
+}
+
+impl FluidError {
+    /// The error for velocity condition `marker` at `x`, time `time`.
+    pub(crate) fn condition<const D: usize>(
+        mesh: &SimplexMesh<D>,
+        marker: i32,
+        x: &Point<D>,
+        time: f64,
+        value: &Vector<D>,
+    ) -> Self {
+        FluidError::Condition {
+            marker: mesh.facet_marker_label(marker),
+            at: x.as_slice().to_vec(),
+            time,
+            value: value.as_slice().to_vec(),
+        }
+    }
+}
+
+impl From<FactorError> for FluidError {
+    fn from(e: FactorError) -> Self {
+        match e {
+            FactorError::Memory(m) => FluidError::Memory(m),
+            FactorError::Failed(message) => FluidError::Solve(message),
+        }
+    }
 }
 
 /// A Taylor–Hood solution: velocity at every P2 dof, pressure at every vertex.
@@ -514,6 +557,9 @@ impl<const D: usize> System<D> {
         for (marker, g) in &problem.boundary.velocity {
             for k in space.boundary_dofs(mesh, &[*marker])? {
                 let value = g(&coords[k as usize], 0.0);
+                if value.iter().any(|v| !v.is_finite()) {
+                    return Err(FluidError::condition(mesh, *marker, &coords[k as usize], 0.0, &value));
+                }
                 for d in 0..D {
                     value_at[d * n2 + k as usize] = Some(value[d]);
                 }
@@ -643,7 +689,7 @@ impl<const D: usize> System<D> {
             .collect();
         let row_idx_len = row_idx.len();
         let columns = SymbolicSparseColMat::new_checked(size, size, col_ptr, None, row_idx);
-        let saddle = Saddle::new(columns.as_ref(), &is_fixed, n2, D * n2, lu_par(D)).map_err(FluidError::Solve)?;
+        let saddle = Saddle::new(columns.as_ref(), &is_fixed, n2, D * n2, lu_par(D))?;
         let block = (1 << 20) / per_cell;
         Ok(System {
             size,

@@ -281,7 +281,7 @@ impl<const D: usize> Unsteady<D> {
         }
         let velocity = Csr::combine(1.5 / dt, &mass2, nu, &stiffness2);
         let factor = |m: &Csr, prescribed: &[bool], columns: usize| {
-            SpdSolver::new(m, prescribed, columns, D == 3).map_err(FluidError::Solve)
+            SpdSolver::new(m, prescribed, columns, D == 3).map_err(FluidError::from)
         };
         let velocity_solver = factor(&velocity, &is_fixed, D)?;
         let mut phi_fixed = vec![false; n1];
@@ -370,8 +370,7 @@ impl<const D: usize> Unsteady<D> {
                     &self.prescribed,
                     self.boundary.pressure.is_empty(),
                     lu_par(D),
-                )
-                .map_err(FluidError::Solve)?;
+                )?;
                 let size = D * self.space.len() + self.flow.pressure.len();
                 self.seconds.setup += start.elapsed().as_secs_f64();
                 Some((system, vec![0.0; size], vec![0.0; size]))
@@ -513,9 +512,13 @@ impl<const D: usize> Unsteady<D> {
                 w.velocity[(k as usize, d)] += l[d];
             }
         }
-        for ((_, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
+        for ((marker, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
             for &k in dofs {
-                let value = g(&self.space.coordinates()[k as usize], t);
+                let x = &self.space.coordinates()[k as usize];
+                let value = g(x, t);
+                if value.iter().any(|v| !v.is_finite()) {
+                    return Err(FluidError::condition(mesh, *marker, x, t, &value));
+                }
                 for d in 0..D {
                     w.velocity[(k as usize, d)] = value[d];
                 }

@@ -46,6 +46,7 @@
 
 use super::sparse::Csr;
 use super::tree_split::{Lanes, Lower, SplitScratch, TreeSplit};
+use super::FactorError;
 use crate::math::Vector;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::linalg::cholesky::{
@@ -109,7 +110,7 @@ impl SpdSolver {
     /// Factors `matrix` (symmetric positive definite on the free unknowns) with the unknowns
     /// flagged in `prescribed` eliminated, for solves with up to `columns` right-hand sides;
     /// `supernodal` chooses the supernodal factorisation (3D) over the simplicial one (2D).
-    pub fn new(matrix: &Csr, prescribed: &[bool], columns: usize, supernodal: bool) -> Result<SpdSolver, String> {
+    pub fn new(matrix: &Csr, prescribed: &[bool], columns: usize, supernodal: bool) -> Result<SpdSolver, FactorError> {
         let mut reduced = vec![NONE; matrix.rows()];
         let mut free = Vec::new();
         for (k, r) in reduced.iter_mut().enumerate() {
@@ -141,6 +142,10 @@ impl SpdSolver {
         };
         let symbolic = factorize_symbolic_cholesky(a.symbolic(), Side::Lower, SymmetricOrdering::Amd, params)
             .map_err(|e| format!("{e:?}"))?;
+        let entries = symbolic.len_val() as f64;
+        crate::memory::reserve(8.0 * entries, || {
+            format!("the Cholesky factor of a {n} × {n} system ({entries:.3e} entries)")
+        })?;
         let mut values = vec![0.0; symbolic.len_val()];
         let par = faer::get_global_parallelism();
         let mut mem = MemBuffer::new(symbolic.factorize_numeric_llt_scratch::<f64>(par, Default::default()));

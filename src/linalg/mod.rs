@@ -1,6 +1,7 @@
 //! Sparse linear algebra: storage, direct factorisations, a Krylov method, written for the
 //! systems of finite elements but knowing nothing of them (any module may use it; it uses nothing
-//! of the crate but [`crate::math`]).
+//! of the crate but [`crate::math`] and [`crate::memory`], whose budget each factorisation checks
+//! between its symbolic and numeric phases).
 //!
 //! Each file holds one method, its algorithm and its cost in the module docs:
 //!
@@ -33,3 +34,20 @@ pub use pivoted_lu::PivotedLu;
 pub use saddle::Saddle;
 pub use sparse::{csc_mul, Csr};
 pub use supernodal_lu::{Pivots, SupernodalLu};
+
+/// Why a factorisation could not be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FactorError {
+    /// The factor would not fit the memory budget ([`crate::memory`]).
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemoryError),
+    /// The analysis or the numeric phase refused the matrix (what faer said).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for FactorError {
+    fn from(message: String) -> Self {
+        FactorError::Failed(message)
+    }
+}

@@ -26,6 +26,7 @@
 //! to the tolerance (in one iteration on the Schäfer–Turek meshes).
 
 use super::supernodal_lu::{Pivots, SupernodalLu};
+use super::FactorError;
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
 use faer::perm::PermRef;
@@ -98,7 +99,7 @@ impl Saddle {
         nodes: usize,
         first_pressure: usize,
         par: Par,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, FactorError> {
         let n = a.ncols();
         let mut reduced = vec![NONE; n];
         let mut free = Vec::with_capacity(n);
@@ -137,10 +138,10 @@ impl Saddle {
             }
         }
         if row_idx.len() >= NONE as usize {
-            return Err(format!(
+            return Err(FactorError::Failed(format!(
                 "{} entries in the lower triangle: more than 32-bit positions can hold",
                 row_idx.len()
-            ));
+            )));
         }
         let pattern = SymbolicSparseColMatRef::new_checked(m, m, &col_ptr, None, &row_idx);
         let (forward, inverse) = node_order(a, &reduced, nodes, first_pressure)?;
@@ -152,6 +153,11 @@ impl Saddle {
         };
         let symbolic = factorize_symbolic_cholesky(pattern, Side::Lower, SymmetricOrdering::Custom(order), params)
             .map_err(|e| format!("{e:?}"))?;
+        // LU keeps L (in the LDLᵀ's storage) and U, each the size of the Cholesky factor.
+        let entries = symbolic.len_val() as f64;
+        crate::memory::reserve(2.0 * 8.0 * entries, || {
+            format!("the factors of the flow's {m} × {m} system ({entries:.3e} entries each, L and U)")
+        })?;
         let signs = free
             .iter()
             .map(|&k| if (k as usize) < first_pressure { 1 } else { -1 })

@@ -93,4 +93,20 @@ pub enum MeshError {
     /// Inconsistent input that is none of the above.
     #[error("{0}")]
     Invalid(String),
+    /// A mesh larger than the memory the run may take.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::MemoryError),
+    /// A mesh with more nodes or cells than its 32-bit indices can number.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+impl MeshError {
+    /// Whether the mesh was refused for its size (memory or index range): a coarser one would do.
+    pub fn is_size_limit(&self) -> bool {
+        matches!(
+            self,
+            MeshError::Memory(crate::memory::MemoryError::TooLarge { .. }) | MeshError::TooLarge(_)
+        )
+    }
 }

@@ -240,6 +240,46 @@ pub struct Polygon {
     pub vertices: Vec<Point<2>>,
 }
 
+impl Polygon {
+    /// The first two edges that meet other than at a vertex they share, `(i, j)` with `i < j`
+    /// (edge `k` joins vertices `k` and `k + 1`), or `None` for a simple polygon. Brute force over
+    /// the pairs, `O(n²)`: polygons in case files have tens of vertices.
+    pub fn crossing(&self) -> Option<(usize, usize)> {
+        let v = &self.vertices;
+        let n = v.len();
+        let orient = |a: &Point<2>, b: &Point<2>, c: &Point<2>| ((b - a).perp(&(c - a))).signum();
+        let on = |a: &Point<2>, b: &Point<2>, p: &Point<2>| {
+            p.x >= a.x.min(b.x) && p.x <= a.x.max(b.x) && p.y >= a.y.min(b.y) && p.y <= a.y.max(b.y)
+        };
+        let meet = |a: &Point<2>, b: &Point<2>, c: &Point<2>, d: &Point<2>| {
+            let (o1, o2, o3, o4) = (orient(a, b, c), orient(a, b, d), orient(c, d, a), orient(c, d, b));
+            (o1 * o2 < 0.0 && o3 * o4 < 0.0)
+                || (o1 == 0.0 && on(a, b, c))
+                || (o2 == 0.0 && on(a, b, d))
+                || (o3 == 0.0 && on(c, d, a))
+                || (o4 == 0.0 && on(c, d, b))
+        };
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b, c, d) = (&v[i], &v[(i + 1) % n], &v[j], &v[(j + 1) % n]);
+                let adjacent = j == i + 1 || (i == 0 && j == n - 1);
+                if adjacent {
+                    // Consecutive edges share a vertex; they overlap only when one folds back
+                    // along the other.
+                    let (shared, p, q) = if j == i + 1 { (b, a, d) } else { (a, b, c) };
+                    let (u, w) = (p - shared, q - shared);
+                    if u.perp(&w) == 0.0 && u.dot(&w) > 0.0 {
+                        return Some((i, j));
+                    }
+                } else if meet(a, b, c, d) {
+                    return Some((i, j));
+                }
+            }
+        }
+        None
+    }
+}
+
 impl Shape<2> for Polygon {
     /// The distance to the nearest edge, negative when `x` is inside (by the even–odd rule).
     fn signed_distance(&self, x: &Point<2>) -> f64 {

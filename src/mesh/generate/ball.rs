@@ -74,7 +74,8 @@ pub fn ball<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> Result
     check_spheres(spheres, hole, h)?;
     let outer = spheres.last().expect("checked non-empty");
     let step = STEP[D - 2] * h;
-    let n = (2.0 * outer.radius / step).ceil() as usize + 2;
+    let n = ((2.0 * outer.radius / step).ceil() + 2.0) as usize;
+    super::lattice::check_lattice_size(&[n; D])?;
     let half = 0.5 * n as f64 * step;
     let (lo, hi) = (outer.centre.add_scalar(-half), outer.centre.add_scalar(half));
     let (mut points, mut cells) = kuhn_lattice(lo, hi, [n; D]);

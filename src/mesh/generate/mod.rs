@@ -6,4 +6,4 @@ mod cut;
 mod lattice;
 
 pub use ball::{ball, Sphere};
-pub use lattice::{axis_box, kuhn_lattice};
+pub use lattice::{axis_box, check_lattice_size, kuhn_lattice};
