@@ -10,7 +10,8 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::ExitCode::FAILURE
+            e.downcast_ref::<cli::Exit>()
+                .map_or(std::process::ExitCode::FAILURE, |exit| exit.code.into())
         }
     }
 }

@@ -2,7 +2,7 @@
 //! files with the `glowinski` law, and what a case file may get wrong.
 
 use std::path::Path;
-use tumble::case::{final_tilt, run_dry, Case, CaseError};
+use tumble::case::{final_tilt, run_dry, Case, CaseError, Control};
 
 /// One row of `bodies.csv` (2D).
 #[derive(Debug, Clone)]
@@ -19,8 +19,8 @@ fn run_case(name: &str) -> Vec<Row> {
     let case = Case::load(Path::new(&format!("cases/{name}.toml"))).unwrap();
     let mut sim = case.build::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let summary = run_dry(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
-    assert_eq!(summary.status, "completed");
+    let summary = run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
+    assert_eq!(summary.run.status, tumble::case::Status::Completed);
     for f in [
         "series.pvd",
         "bodies.csv",
@@ -173,7 +173,7 @@ fn spec_law_lets_the_heavy_disk_through_and_the_run_says_so() {
     let peak = 4.0 * RHO.powi(3) / (27.0 * 1.05e-6);
     assert!(peak < sim.bodies[0].mass * 981.0);
     let dir = tempfile::tempdir().unwrap();
-    let err = run_dry(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {})
+    let err = run_dry(&case, &mut sim, dir.path(), Control::default())
         .unwrap_err()
         .to_string();
     assert!(err.contains("'disk'") && err.contains("left the domain"), "{err}");
@@ -367,7 +367,7 @@ every = 0
     let case = Case::parse(Path::new("ball3d.toml"), text).unwrap();
     let mut sim = case.build::<3>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    run_dry(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
     let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
     let mut lines = csv.lines();
     assert_eq!(
@@ -410,7 +410,7 @@ fn tripole_comes_to_rest_on_two_lobes() {
     let case = Case::load(Path::new("cases/dry_tripole_floor.toml")).unwrap();
     let mut sim = case.build::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    run_dry(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
     let b = &sim.bodies[0];
     let third = 2.0 * std::f64::consts::PI / 3.0;
     let off = (b.rotation + third / 2.0).rem_euclid(third) - third / 2.0;

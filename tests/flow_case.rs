@@ -4,12 +4,12 @@
 //! with the output written so far kept when a run blows up.
 
 use std::path::{Path, PathBuf};
-use tumble::case::{run_flow, Case, FlowSummary};
+use tumble::case::{run_flow, Case, Control, FlowSummary};
 use vtkio::model::{Attribute, DataSet, IOBuffer, Vtk};
 
 fn run(case: &Case, out: &Path) -> Result<FlowSummary, String> {
     let flow = case.build_flow::<2>().map_err(|e| e.to_string())?;
-    run_flow(case, &flow, out, 0.0, &mut |_, _| {}).map_err(|e| e.to_string())
+    run_flow(case, &flow, out, Control::default()).map_err(|e| e.to_string())
 }
 
 fn point_array(path: &Path, name: &str) -> Vec<f64> {

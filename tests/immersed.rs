@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, Dim, Kinematics, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::case::{run_immersed, Case, ImmersedSummary};
+use tumble::case::{run_immersed, Case, Control, ImmersedSummary};
 use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
 use tumble::fluid::{BoundaryConditions, Convection, FlowField, P2Space, Unsteady};
 use tumble::math::{Point, Vector};
@@ -198,7 +198,7 @@ fn bad_bodies_are_refused_with_their_names() {
     let case = Case::parse(&path, &text).unwrap();
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let Err(error) = run_immersed(&case, &flow, dir.path(), 0.0, &mut |_, _| {}) else {
+    let Err(error) = run_immersed(&case, &flow, dir.path(), Control::default()) else {
         panic!("the monolithic scheme was accepted with bodies");
     };
     let message = error.to_string();
@@ -223,7 +223,7 @@ fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (ImmersedSummary, temp
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let start = std::time::Instant::now();
-    let summary = run_immersed(&case, &flow, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    let summary = run_immersed(&case, &flow, dir.path(), Control::default()).unwrap();
     let elapsed = start.elapsed().as_secs_f64();
     assert!(
         summary.wall_seconds <= elapsed && summary.wall_seconds >= summary.seconds.setup,

@@ -149,7 +149,7 @@ fn pvd_series_lists_every_step() {
 #[test]
 fn run_output_reads_back() {
     use std::path::Path;
-    use tumble::case::{run_dry, Case};
+    use tumble::case::{run_dry, Case, Control};
     let text = std::fs::read_to_string("cases/dry_tripole_floor.toml")
         .unwrap()
         .replace("end = 2.0", "end = 0.01")
@@ -157,7 +157,7 @@ fn run_output_reads_back() {
     let case = Case::parse(Path::new("tripole.toml"), &text).unwrap();
     let mut sim = case.build::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    run_dry(&case, &mut sim, dir.path(), 0.0, &mut |_, _| {}).unwrap();
+    run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
     let surface = &sim.bodies[0].geometry.surface;
     let piece = read_back(&dir.path().join("bodies_000100.vtu"));
     assert_eq!(piece.num_points(), surface.points.len());

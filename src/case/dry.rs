@@ -7,12 +7,13 @@
 //! | `fields.pvd`, `fields_NNNNNN.vtu` | with `output.fields = true`: each body's distance-field lattice moved with it, point data `distance`, `body` |
 //! | `domain.vtu` | the domain mesh with the wall distance `wall_distance` (if the case has walls) |
 //! | `bodies.csv` | one row per body every `output.csv_every` steps: `time,body,x,y,angle,vx,vy,omega,fx,fy,torque` (2D) or `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz` (3D); `f`, `t` the contact force and torque |
-//! | `summary.json` | case, steps, times per phase, `final_tilt`, final state; `"status": "failed"` and the error if the run stopped |
+//! | `summary.json` | case, status (`running` until the end, then `completed`, `failed` or `interrupted` with the error), steps, times per phase, `final_tilt`, final state |
 //!
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
-//! the end, or when the run fails, so a failed run keeps every row it computed.
+//! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
-use super::output::{final_tilt, step_count, FinalBody, Writer};
+use super::control::{Control, RunHeader};
+use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::io::{write_mesh_vtu, Field, OutputError};
@@ -41,14 +42,9 @@ pub struct DryPhaseSeconds {
 /// What `summary.json` holds for a dry case.
 #[derive(Debug, Clone, Serialize)]
 pub struct DrySummary {
-    /// The case's name.
-    pub case: String,
-    /// `"completed"` or `"failed"`.
-    pub status: String,
-    /// The error that stopped the run.
-    pub error: Option<String>,
-    /// 2 or 3.
-    pub dimension: usize,
+    /// The case, how the run ended, the error.
+    #[serde(flatten)]
+    pub run: RunHeader,
     /// Number of bodies.
     pub bodies: usize,
     /// Steps done.
@@ -78,23 +74,21 @@ pub struct DrySummary {
     pub final_state: Vec<FinalBody>,
 }
 
-/// Runs `sim` (built from `case`, which took `setup_seconds`) to the end time, writing into
-/// `out`; `progress(step, steps)` is called after every step.
+/// Runs `sim` (built from `case`) to the end time, writing into `out` (prepared by
+/// [`prepare_output`]: an earlier run's files there are removed); `control` reports progress and
+/// may stop the run at the end of a step. A run that fails or is stopped writes what it computed
+/// and its `summary.json`, and returns the error.
 pub fn run_dry<const D: usize>(
     case: &Case,
     sim: &mut Simulation<D>,
     out: &Path,
-    setup_seconds: f64,
-    progress: &mut dyn FnMut(usize, usize),
+    mut control: Control<'_>,
 ) -> Result<DrySummary, CaseError>
 where
     Dim<D>: Kinematics<D>,
 {
     let start = Instant::now();
-    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
-        path: out.to_path_buf(),
-        cause,
-    })?;
+    prepare_output(out, &RunHeader::running::<D>(case))?;
     let time = case.time()?;
     let dt = time.step;
     let steps = step_count(time.end, dt);
@@ -106,22 +100,46 @@ where
     let mut max_contacts = 0;
 
     let t = Instant::now();
-    if let Some(w) = &sim.walls {
-        write_mesh_vtu(
-            &out.join("domain.vtu"),
-            w.mesh(),
-            vec![Field::scalar("wall_distance", w.values())],
-            vec![],
-        )?;
-    }
-    writer.rows(sim, None)?;
-    if every > 0 {
-        writer.snapshot(sim)?;
-    }
+    let mut failure: Option<CaseError> = (|| {
+        if let Some(w) = &sim.walls {
+            write_mesh_vtu(
+                &out.join("domain.vtu"),
+                w.mesh(),
+                vec![Field::scalar("wall_distance", w.values())],
+                vec![],
+            )?;
+        }
+        writer.rows(sim, None)?;
+        if every > 0 {
+            writer.snapshot(sim)?;
+        }
+        Ok::<(), OutputError>(())
+    })()
+    .err()
+    .map(CaseError::from);
     output_seconds += t.elapsed().as_secs_f64();
 
-    let mut failure = None;
     for s in 1..=steps {
+        if failure.is_some() {
+            break;
+        }
+        if control.stop_requested() {
+            failure = Some(case.interrupted(sim.steps, sim.time));
+            // The state the run stopped at ends the series and the rows.
+            let last = (|| {
+                if sim.steps % csv_every != 0 {
+                    writer.rows(sim, None)?;
+                }
+                if every > 0 && sim.steps % every != 0 {
+                    writer.snapshot(sim)?;
+                }
+                Ok::<(), OutputError>(())
+            })();
+            if let Err(e) = last {
+                failure = Some(e.into());
+            }
+            break;
+        }
         if let Err(cause) = sim.step(dt) {
             failure = Some(CaseError::Sim {
                 file: case.path.clone(),
@@ -132,23 +150,28 @@ where
         sim.time = s as f64 * dt;
         max_contacts = max_contacts.max(sim.contact.contacts.len());
         let t = Instant::now();
-        if s % csv_every == 0 || s == steps {
-            writer.rows(sim, None)?;
-        }
-        if every > 0 && (s % every == 0 || s == steps) {
-            writer.snapshot(sim)?;
-        }
+        let written = (|| {
+            if s % csv_every == 0 || s == steps {
+                writer.rows(sim, None)?;
+            }
+            if every > 0 && (s % every == 0 || s == steps) {
+                writer.snapshot(sim)?;
+            }
+            Ok::<(), OutputError>(())
+        })();
         output_seconds += t.elapsed().as_secs_f64();
-        progress(s, steps);
+        if let Err(e) = written {
+            failure = Some(e.into());
+        }
+        control.report(s, steps);
     }
-    writer.finish()?;
+    if let Err(e) = writer.finish() {
+        failure.get_or_insert(e.into());
+    }
 
     let times = sim.contact.times;
     let summary = DrySummary {
-        case: case.name(),
-        status: if failure.is_some() { "failed" } else { "completed" }.into(),
-        error: failure.as_ref().map(|e| e.to_string()),
-        dimension: D,
+        run: RunHeader::new::<D>(case, failure.as_ref()),
         bodies: sim.bodies.len(),
         steps: sim.steps,
         time: sim.time,
@@ -157,9 +180,9 @@ where
         law: sim.contact.model.law.name().into(),
         broad_phase: sim.contact.broad_name().into(),
         max_contacts,
-        wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
+        wall_seconds: control.setup_seconds + start.elapsed().as_secs_f64(),
         seconds: DryPhaseSeconds {
-            setup: setup_seconds,
+            setup: control.setup_seconds,
             broad_phase: times.broad,
             distance: times.distance,
             forces: times.forces,
@@ -170,9 +193,10 @@ where
         final_tilt: final_tilt(&sim.bodies, &sim.gravity),
         final_state: sim.bodies.iter().map(FinalBody::of).collect(),
     };
-    crate::io::write_json(&out.join("summary.json"), &summary)?;
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(summary),
+    let written = crate::io::write_json(&out.join("summary.json"), &summary);
+    match (failure, written) {
+        (Some(e), _) => Err(e),
+        (None, Err(e)) => Err(e.into()),
+        (None, Ok(())) => Ok(summary),
     }
 }

@@ -13,7 +13,8 @@
 //! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
-use super::output::step_count;
+use super::control::{Control, RunHeader};
+use super::output::{prepare_output, step_count};
 use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
@@ -94,14 +95,9 @@ pub struct FlowSeconds {
 /// What `summary.json` holds for a fluid case.
 #[derive(Debug, Clone, Serialize)]
 pub struct FlowSummary {
-    /// The case's name.
-    pub case: String,
-    /// `"completed"` or `"failed"`.
-    pub status: String,
-    /// The error that stopped the run.
-    pub error: Option<String>,
-    /// 2 or 3.
-    pub dimension: usize,
+    /// The case, how the run ended, the error.
+    #[serde(flatten)]
+    pub run: RunHeader,
     /// `"steady"` or `"unsteady"`.
     pub mode: String,
     /// Mesh cells.
@@ -421,28 +417,24 @@ impl<const D: usize> FlowCase<D> {
     }
 }
 
-/// Runs a fluid case, writing into `out`; `progress(step, steps)` after every step.
+/// Runs a fluid case, writing into `out` (prepared by [`super::prepare_output`]); `control`
+/// reports progress and may stop an unsteady run at the end of a step. A run that fails or is
+/// stopped writes what it computed and its `summary.json`, and returns the error.
 pub fn run_flow<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
-    setup_seconds: f64,
-    progress: &mut dyn FnMut(usize, usize),
+    mut control: Control<'_>,
 ) -> Result<FlowSummary, CaseError> {
     let start = Instant::now();
-    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
-        path: out.to_path_buf(),
-        cause,
-    })?;
+    let setup_seconds = control.setup_seconds;
+    prepare_output(out, &RunHeader::running::<D>(case))?;
     let mut seconds = FlowSeconds {
         setup: setup_seconds,
         ..FlowSeconds::default()
     };
     let mut summary = FlowSummary {
-        case: case.name(),
-        status: "completed".into(),
-        error: None,
-        dimension: D,
+        run: RunHeader::running::<D>(case),
         mode: if flow.steady { "steady" } else { "unsteady" }.into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
@@ -466,16 +458,17 @@ pub fn run_flow<const D: usize>(
     let result = if flow.steady {
         run_steady(case, flow, out, &mut series, &mut summary, &mut seconds)
     } else {
-        run_unsteady(case, flow, out, &mut series, &mut summary, &mut seconds, progress)
+        run_unsteady(case, flow, out, &mut series, &mut summary, &mut seconds, &mut control)
     };
-    if let Err(e) = &result {
-        summary.status = "failed".into();
-        summary.error = Some(e.to_string());
-    }
+    summary.run = RunHeader::new::<D>(case, result.as_ref().err());
     summary.wall_seconds = setup_seconds + start.elapsed().as_secs_f64();
     summary.seconds = seconds;
-    crate::io::write_json(&out.join("summary.json"), &summary)?;
-    result.map(|()| summary)
+    let written = crate::io::write_json(&out.join("summary.json"), &summary);
+    match (result, written) {
+        (Err(e), _) => Err(e),
+        (Ok(()), Err(e)) => Err(e.into()),
+        (Ok(()), Ok(())) => Ok(summary),
+    }
 }
 
 fn record<const D: usize>(summary: &mut FlowSummary, m: &Measured<D>, has_force: bool) {
@@ -524,7 +517,7 @@ fn run_unsteady<const D: usize>(
     series: &mut PvdSeries,
     summary: &mut FlowSummary,
     seconds: &mut FlowSeconds,
-    progress: &mut dyn FnMut(usize, usize),
+    control: &mut Control<'_>,
 ) -> Result<(), CaseError> {
     let time = case.time()?;
     let (dt, steps) = (time.step, step_count(time.end, time.step));
@@ -546,12 +539,36 @@ fn run_unsteady<const D: usize>(
         series.push(stepper.time, &name)
     };
     let t = Instant::now();
-    if every > 0 {
-        write(&stepper, series)?;
-    }
+    let mut failure: Option<CaseError> = if every > 0 {
+        write(&stepper, series).err().map(CaseError::from)
+    } else {
+        None
+    };
     seconds.output += t.elapsed().as_secs_f64();
-    let mut failure = None;
     for s in 1..=steps {
+        if failure.is_some() {
+            break;
+        }
+        if control.stop_requested() {
+            let done = stepper.steps;
+            // The state the run stopped at ends the series and the rows.
+            let last = (|| {
+                if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
+                    if done % csv_every != 0 {
+                        csv.row(*time, m)?;
+                    }
+                }
+                if every > 0 && done % every != 0 {
+                    write(&stepper, series)?;
+                }
+                Ok::<(), OutputError>(())
+            })();
+            failure = Some(
+                last.err()
+                    .map_or_else(|| case.interrupted(done, stepper.time), CaseError::from),
+            );
+            break;
+        }
         if let Err(e) = stepper.step(&flow.mesh, &|_: &Point<D>, _| g) {
             failure = Some(case.fluid_error(e));
             break;
@@ -563,19 +580,25 @@ fn run_unsteady<const D: usize>(
             seconds.report += t.elapsed().as_secs_f64();
         }
         let t = Instant::now();
-        if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
-            if s % csv_every == 0 || s == steps {
-                csv.row(*time, m)?;
+        let written = (|| {
+            if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
+                if s % csv_every == 0 || s == steps {
+                    csv.row(*time, m)?;
+                }
             }
-        }
-        if every > 0 && (s % every == 0 || s == steps) {
-            write(&stepper, series)?;
-        }
+            if every > 0 && (s % every == 0 || s == steps) {
+                write(&stepper, series)?;
+            }
+            Ok::<(), OutputError>(())
+        })();
         seconds.output += t.elapsed().as_secs_f64();
-        progress(s, steps);
+        if let Err(e) = written {
+            failure = Some(e.into());
+        }
+        control.report(s, steps);
     }
-    if let Some(csv) = csv {
-        csv.finish()?;
+    if let Some(Err(e)) = csv.map(Csv::finish) {
+        failure.get_or_insert(e.into());
     }
     seconds.assembly = stepper.seconds.assembly;
     seconds.solve = stepper.seconds.solve;

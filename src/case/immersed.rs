@@ -8,12 +8,13 @@
 //! | `flow.pvd` | each output time has two parts: `flow_NNNNNN.vtu` (the mesh with `velocity`, `pressure`, `vorticity`) and `bodies_NNNNNN.vtu` (the bodies' boundaries) |
 //! | `bodies.csv` | the dry run's columns followed by the hydrodynamic force and torque, `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D) |
 //! | `position.png`, `velocity.png`, `angle.png` | the bodies' coordinates, velocity components and angles (2D) against time |
-//! | `summary.json` | sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, `final_tilt`, the final state; `"status": "failed"` and the error if the run stopped |
+//! | `summary.json` | status (`running`, then `completed`, `failed` or `interrupted` with the error), sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, `final_tilt`, the final state |
 //!
-//! Every file is written whole; a run that stops keeps everything written so far.
+//! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
+use super::control::{Control, RunHeader};
 use super::fluid::FlowCase;
-use super::output::{final_tilt, step_count, FinalBody, Writer};
+use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::contact::WALL;
@@ -43,14 +44,9 @@ pub struct ImmersedPhaseSeconds {
 /// What `summary.json` holds for a case of bodies in a fluid.
 #[derive(Debug, Clone, Serialize)]
 pub struct ImmersedSummary {
-    /// The case's name.
-    pub case: String,
-    /// `"completed"` or `"failed"`.
-    pub status: String,
-    /// The error that stopped the run.
-    pub error: Option<String>,
-    /// 2 or 3.
-    pub dimension: usize,
+    /// The case, how the run ended, the error.
+    #[serde(flatten)]
+    pub run: RunHeader,
     /// `"immersed"`.
     pub mode: String,
     /// Mesh cells.
@@ -113,13 +109,15 @@ struct Sample<const D: usize> {
     rotation: Vec<f64>,
 }
 
-/// Runs the bodies of `case` in the fluid `flow`, writing into `out`.
+/// Runs the bodies of `case` in the fluid `flow`, writing into `out` (prepared by
+/// [`super::prepare_output`]); `control` reports progress and may stop the run at the end of a
+/// step. A run that fails or is stopped writes what it computed and its `summary.json`, and
+/// returns the error.
 pub fn run_immersed<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
-    case_setup_seconds: f64,
-    progress: &mut dyn FnMut(usize, usize),
+    mut control: Control<'_>,
 ) -> Result<ImmersedSummary, CaseError>
 where
     Dim<D>: Kinematics<D>,
@@ -138,10 +136,8 @@ where
              [[bodies]] needs scheme = \"pressure-correction\" (the default)",
         ));
     }
-    std::fs::create_dir_all(out).map_err(|cause| OutputError::Io {
-        path: out.to_path_buf(),
-        cause,
-    })?;
+    prepare_output(out, &RunHeader::running::<D>(case))?;
+    let case_setup_seconds = control.setup_seconds;
     let time = case.time()?;
     let (dt, steps) = (time.step, step_count(time.end, time.step));
     let output = case.file.output.clone().unwrap_or_default();
@@ -179,17 +175,20 @@ where
                      writer: &mut Writer,
                      series: &mut PvdSeries,
                      history: &mut Vec<Vec<Sample<D>>>,
+                     rows: bool,
                      snapshot: bool|
      -> Result<(), OutputError> {
         let t = Instant::now();
-        writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
-        for (h, b) in history.iter_mut().zip(&c.bodies.bodies) {
-            h.push(Sample {
-                time: c.bodies.time,
-                position: b.position,
-                velocity: b.velocity,
-                rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-            });
+        if rows {
+            writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
+            for (h, b) in history.iter_mut().zip(&c.bodies.bodies) {
+                h.push(Sample {
+                    time: c.bodies.time,
+                    position: b.position,
+                    velocity: b.velocity,
+                    rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+                });
+            }
         }
         if snapshot {
             let name = format!("flow_{:06}.vtu", c.bodies.steps);
@@ -200,9 +199,26 @@ where
         output_seconds += t.elapsed().as_secs_f64();
         Ok(())
     };
-    write(&immersed, &mut writer, &mut series, &mut history, every > 0)?;
-    let mut failure = None;
+    let mut failure: Option<CaseError> = write(&immersed, &mut writer, &mut series, &mut history, true, every > 0)
+        .err()
+        .map(CaseError::from);
     for s in 1..=steps {
+        if failure.is_some() {
+            break;
+        }
+        if control.stop_requested() {
+            let (done, t) = (immersed.bodies.steps, immersed.bodies.time);
+            // The state the run stopped at ends the series and the rows.
+            // Rows are written at every output step, snapshots at every `every`-th.
+            let snapshot_step = every > 0 && done % every == 0;
+            let (rows, snapshot) = (done % csv_every != 0 && !snapshot_step, every > 0 && !snapshot_step);
+            failure = Some(
+                write(&immersed, &mut writer, &mut series, &mut history, rows, snapshot)
+                    .err()
+                    .map_or_else(|| case.interrupted(done, t), CaseError::from),
+            );
+            break;
+        }
         if let Err(cause) = immersed.step(&flow.mesh) {
             failure = Some(sim_error(cause));
             break;
@@ -230,13 +246,19 @@ where
         let csv = s % csv_every == 0 || s == steps;
         let snapshot = every > 0 && (s % every == 0 || s == steps);
         if csv || snapshot {
-            write(&immersed, &mut writer, &mut series, &mut history, snapshot)?;
+            if let Err(e) = write(&immersed, &mut writer, &mut series, &mut history, true, snapshot) {
+                failure = Some(e.into());
+            }
         }
-        progress(s, steps);
+        control.report(s, steps);
     }
-    writer.finish()?;
+    if let Err(e) = writer.finish() {
+        failure.get_or_insert(e.into());
+    }
     let t = Instant::now();
-    plots::<D>(out, &immersed, &history)?;
+    if let Err(e) = plots::<D>(out, &immersed, &history) {
+        failure.get_or_insert(e.into());
+    }
     output_seconds += t.elapsed().as_secs_f64();
 
     let terminal_velocity = history.first().and_then(|h| {
@@ -277,10 +299,7 @@ where
     let steps_done = immersed.bodies.steps;
     let seconds = immersed.seconds;
     let summary = ImmersedSummary {
-        case: case.name(),
-        status: if failure.is_some() { "failed" } else { "completed" }.into(),
-        error: failure.as_ref().map(|e| e.to_string()),
-        dimension: D,
+        run: RunHeader::new::<D>(case, failure.as_ref()),
         mode: "immersed".into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
@@ -316,10 +335,11 @@ where
         final_tilt: final_tilt(&immersed.bodies.bodies, &immersed.bodies.gravity),
         final_state: immersed.bodies.bodies.iter().map(FinalBody::of).collect(),
     };
-    crate::io::write_json(&out.join("summary.json"), &summary)?;
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(summary),
+    let written = crate::io::write_json(&out.join("summary.json"), &summary);
+    match (failure, written) {
+        (Some(e), _) => Err(e),
+        (None, Err(e)) => Err(e.into()),
+        (None, Ok(())) => Ok(summary),
     }
 }
 

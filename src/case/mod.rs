@@ -5,6 +5,7 @@
 //! file can make `tumble` panic.
 
 pub mod check;
+mod control;
 mod dry;
 mod fluid;
 mod immersed;
@@ -13,10 +14,11 @@ mod place;
 pub mod schema;
 
 pub use check::CheckResult;
+pub use control::{Control, RunHeader, Status};
 pub use dry::{run_dry, DryPhaseSeconds, DrySummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use immersed::{run_immersed, ImmersedPhaseSeconds, ImmersedSummary};
-pub use output::{final_tilt, FinalBody};
+pub use output::{final_tilt, prepare_output, FinalBody};
 pub use schema::CaseFile;
 
 use crate::body::{BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
@@ -113,6 +115,16 @@ pub enum CaseError {
     /// An output file could not be written.
     #[error("{0}")]
     Output(#[from] crate::io::OutputError),
+    /// The caller asked the run to stop (a signal); it stopped at the end of a step.
+    #[error("{file}: interrupted after step {step} (t = {time}); the output up to it is written", file = file.display())]
+    Interrupted {
+        /// The case file.
+        file: PathBuf,
+        /// The last step done.
+        step: usize,
+        /// Its time.
+        time: f64,
+    },
 }
 
 /// A case file read and parsed, with where it came from.
@@ -142,11 +154,20 @@ impl Case {
             file: path.to_path_buf(),
             message: e.to_string().trim_end().to_string(),
         })?;
-        Ok(Case {
+        let case = Case {
             path: path.to_path_buf(),
             file,
             text: text.to_string(),
-        })
+        };
+        if let Some(name) = &case.file.name {
+            if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']) {
+                return Err(case.invalid(
+                    "name",
+                    format!("'{name}' is not a file name: the run writes to out/<name>, so it may hold no `/` or `\\` and not be `.` or `..`"),
+                ));
+            }
+        }
+        Ok(case)
     }
 
     /// The case's name: `name`, or the file's stem.
@@ -157,6 +178,14 @@ impl Case {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "case".into())
         })
+    }
+
+    fn interrupted(&self, step: usize, time: f64) -> CaseError {
+        CaseError::Interrupted {
+            file: self.path.clone(),
+            step,
+            time,
+        }
     }
 
     fn invalid(&self, field: impl Into<String>, message: impl Into<String>) -> CaseError {

@@ -2,6 +2,7 @@
 //! fluid ([`super::immersed`]): the `bodies.csv` rows, the bodies' `.vtu` series and their
 //! distance-field lattices, the final state and tilt in `summary.json`, and the step count.
 
+use super::control::RunHeader;
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
@@ -53,6 +54,102 @@ where
         .iter()
         .map(|b| b.matrix().column(0).dot(&g).abs().min(1.0).asin())
         .reduce(f64::max)
+}
+
+/// The files a run writes into its directory, by name.
+const RUN_FILES: [&str; 12] = [
+    "summary.json",
+    "bodies.csv",
+    "bodies.csv.part",
+    "fluid.csv",
+    "fluid.csv.part",
+    "series.pvd",
+    "fields.pvd",
+    "flow.pvd",
+    "domain.vtu",
+    "position.png",
+    "velocity.png",
+    "angle.png",
+];
+
+/// The series a run writes, `<prefix>NNNNNN.vtu` (six digits or more: the step).
+const RUN_SERIES: [&str; 3] = ["bodies_", "fields_", "flow_"];
+
+/// Whether `name` is a file a run writes (or the temporary file of one, `.<name>.tmp`).
+fn is_run_file(name: &str) -> bool {
+    let series = |name: &str| {
+        RUN_SERIES.iter().any(|prefix| {
+            name.strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(".vtu"))
+                .is_some_and(|step| step.len() >= 6 && step.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    let own = |name: &str| RUN_FILES.contains(&name) || series(name);
+    own(name)
+        || name
+            .strip_prefix('.')
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .is_some_and(own)
+}
+
+/// Makes `out` ready for a run: creates it; when it holds an earlier run's files (named as a run
+/// names them, with that run's `summary.json`), removes them, so that the new run's series never
+/// mixes with the old one's; then writes `summary.json` with `header` (status `running`: a
+/// process killed outright leaves it so). Refused: a path that is a file, a directory where a
+/// run's file goes, and files named like a run's without a `summary.json` of `tumble` (they may be
+/// another program's). Returns how many files were removed.
+pub fn prepare_output(out: &Path, header: &RunHeader) -> Result<usize, OutputError> {
+    let refused = |path: &Path, message: String| OutputError::Refused {
+        path: path.to_path_buf(),
+        message,
+    };
+    let io = |path: &Path, cause| OutputError::Io {
+        path: path.to_path_buf(),
+        cause,
+    };
+    if out.exists() && !out.is_dir() {
+        return Err(refused(
+            out,
+            "is a file: the output needs a directory (--out DIR)".into(),
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|cause| io(out, cause))?;
+    let mut earlier = Vec::new();
+    for entry in std::fs::read_dir(out).map_err(|cause| io(out, cause))? {
+        let entry = entry.map_err(|cause| io(out, cause))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_run_file(&name) {
+            if entry.path().is_dir() {
+                return Err(refused(
+                    &entry.path(),
+                    "is a directory where the run writes a file: remove it or choose another --out".into(),
+                ));
+            }
+            earlier.push(entry.path());
+        }
+    }
+    if !earlier.is_empty() {
+        let summary = out.join("summary.json");
+        let is_run = std::fs::read_to_string(&summary)
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .is_some_and(|v| v.get("case").is_some() && v.get("status").is_some());
+        if !is_run {
+            return Err(refused(
+                out,
+                format!(
+                    "holds files named as a run's output ({}) but no summary.json of a tumble run: \
+                     choose another --out, or remove them",
+                    earlier[0].file_name().unwrap_or_default().to_string_lossy()
+                ),
+            ));
+        }
+        for path in &earlier {
+            std::fs::remove_file(path).map_err(|cause| io(path, cause))?;
+        }
+    }
+    crate::io::write_json(&out.join("summary.json"), header)?;
+    Ok(earlier.len())
 }
 
 /// The number of steps of `dt` that reach `end` (the last one may overshoot by round-off only).

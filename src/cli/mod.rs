@@ -35,6 +35,23 @@ enum Command {
     Bench(bench::BenchCommand),
 }
 
+/// An error that ends the process with its own exit code (an interrupted run: 128 + the signal).
+#[derive(Debug)]
+pub struct Exit {
+    /// The process's exit code.
+    pub code: u8,
+    /// What to print.
+    pub message: String,
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Exit {}
+
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     // A memory limit that is not a size is an error before any work, not halfway through it.

@@ -1,13 +1,17 @@
 //! `tumble run CASE.toml [--out DIR]`: runs a case with a progress bar; `tumble check CASE.toml`
 //! runs it and checks its results against the case's `[check]` intervals.
 
+use super::Exit;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use signal_hook::consts::{SIGINT, SIGTERM};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{run_dry, run_flow, run_immersed, Case};
+use tumble::case::{prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, RunHeader, Status};
 
 /// Arguments of `tumble run`.
 #[derive(Args, Debug)]
@@ -66,18 +70,96 @@ pub fn check(args: RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// Runs a dry or fluid case; returns its summary as JSON.
+/// A stop requested by SIGINT or SIGTERM: the first one sets `flag` (the run stops at the end of
+/// its step and writes everything) and records which signal came; a second one ends the process
+/// at once (exit 128 + the signal), for a user who will not wait.
+struct Stop {
+    flag: Arc<AtomicBool>,
+    signal: Arc<AtomicUsize>,
+}
+
+impl Stop {
+    fn install() -> Result<Stop> {
+        let (flag, signal) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
+        for sig in [SIGINT, SIGTERM] {
+            signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, flag.clone())?;
+            signal_hook::flag::register(sig, flag.clone())?;
+            signal_hook::flag::register_usize(sig, signal.clone(), sig as usize)?;
+        }
+        Ok(Stop { flag, signal })
+    }
+
+    /// The error that ends the process for the run's result `e`: an interruption exits with
+    /// 128 + the signal (130 for SIGINT, 143 for SIGTERM), as shells expect.
+    fn exit(&self, e: CaseError) -> anyhow::Error {
+        match e {
+            CaseError::Interrupted { .. } => {
+                let signal = self.signal.load(Ordering::Relaxed).max(SIGINT as usize);
+                Exit {
+                    code: 128 + signal as u8,
+                    message: e.to_string(),
+                }
+                .into()
+            }
+            e => e.into(),
+        }
+    }
+}
+
+/// Runs a dry or fluid case; returns its summary as JSON. The output directory is prepared (an
+/// earlier run's files removed, a directory that cannot take the run refused) before the case is
+/// built, so that its errors come before minutes of setup.
 fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
+    let out = output_dir(case, args);
+    let header = RunHeader {
+        case: case.name(),
+        status: Status::Running,
+        error: None,
+        dimension: case.file.dimension,
+    };
+    let removed = prepare_output(&out, &header)?;
+    if removed > 0 && !args.quiet {
+        eprintln!("removed {removed} files of an earlier run from {}", out.display());
+    }
+    let stop = Stop::install()?;
     let fluid = case.file.fluid.is_some();
     let bodies = !case.file.bodies.is_empty();
+    let run = Run {
+        out: &out,
+        quiet: args.quiet,
+        stop: &stop,
+    };
     match (case.file.dimension, fluid, bodies) {
-        (2, false, _) => run_dry_dim::<2>(case, args),
-        (3, false, _) => run_dry_dim::<3>(case, args),
-        (2, true, false) => run_flow_dim::<2>(case, args),
-        (3, true, false) => run_flow_dim::<3>(case, args),
-        (2, true, true) => run_immersed_dim::<2>(case, args),
-        (3, true, true) => run_immersed_dim::<3>(case, args),
+        (2, false, _) => run_dry_dim::<2>(case, &run),
+        (3, false, _) => run_dry_dim::<3>(case, &run),
+        (2, true, false) => run_flow_dim::<2>(case, &run),
+        (3, true, false) => run_flow_dim::<3>(case, &run),
+        (2, true, true) => run_immersed_dim::<2>(case, &run),
+        (3, true, true) => run_immersed_dim::<3>(case, &run),
         (d, ..) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
+    }
+}
+
+/// Where and how a run goes.
+struct Run<'a> {
+    out: &'a Path,
+    quiet: bool,
+    stop: &'a Stop,
+}
+
+impl Run<'_> {
+    /// Calls `run` with a [`Control`] counting `setup` seconds, whose progress drives a progress
+    /// bar (hidden if `quiet`, cleared at the end) and whose stop flag the signals set; an
+    /// interruption becomes the exit code.
+    fn go<T>(&self, setup: f64, run: impl FnOnce(Control<'_>) -> Result<T, CaseError>) -> Result<T> {
+        with_progress(self.quiet, |progress| {
+            run(Control {
+                setup_seconds: setup,
+                progress: Some(progress),
+                stop: Some(&self.stop.flag),
+            })
+        })
+        .map_err(|e| self.stop.exit(e))
     }
 }
 
@@ -117,15 +199,15 @@ fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("out").join(case.name()))
 }
 
-fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
+fn run_flow_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value> {
     let start = Instant::now();
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
-    let out = output_dir(case, args);
-    let s = with_progress(args.quiet, |progress| run_flow(case, &flow, &out, setup, progress))?;
+    let out = run.out;
+    let s = run.go(setup, |control| run_flow(case, &flow, out, control))?;
     println!(
         "{}: {} flow, {} cells, {} unknowns, {:.2} s; output in {}",
-        s.case,
+        s.run.case,
         s.mode,
         s.cells,
         s.velocity_unknowns + s.pressure_unknowns,
@@ -157,18 +239,18 @@ fn run_flow_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_jso
     Ok(serde_json::to_value(&s)?)
 }
 
-fn run_immersed_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
+fn run_immersed_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value>
 where
     Dim<D>: Kinematics<D>,
 {
     let start = Instant::now();
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
-    let out = output_dir(case, args);
-    let s = with_progress(args.quiet, |progress| run_immersed(case, &flow, &out, setup, progress))?;
+    let out = run.out;
+    let s = run.go(setup, |control| run_immersed(case, &flow, out, control))?;
     println!(
         "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps); output in {}",
-        s.case,
+        s.run.case,
         s.bodies,
         s.cells,
         s.steps,
@@ -196,7 +278,7 @@ where
     Ok(serde_json::to_value(&s)?)
 }
 
-fn run_dry_dim<const D: usize>(case: &Case, args: &RunArgs) -> Result<serde_json::Value>
+fn run_dry_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value>
 where
     Dim<D>: Kinematics<D>,
 {
@@ -211,11 +293,11 @@ where
              the run may blow up: lower time.step or raise contact.stiffness"
         );
     }
-    let out = output_dir(case, args);
-    let summary = with_progress(args.quiet, |progress| run_dry(case, &mut sim, &out, setup, progress))?;
+    let out = run.out;
+    let summary = run.go(setup, |control| run_dry(case, &mut sim, out, control))?;
     println!(
         "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase); output in {}",
-        summary.case,
+        summary.run.case,
         summary.bodies,
         summary.steps,
         shown(summary.time),

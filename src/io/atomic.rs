@@ -50,12 +50,18 @@ pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Out
 
 /// A file written line by line as `<name>.part` and renamed to its name by
 /// [`finish`](Self::finish): a reader never takes a growing file for a finished one, and a run that
-/// fails midway still renames what it wrote.
+/// fails midway still renames what it wrote. Lines are buffered and written out whole (one
+/// `write` of complete lines), so that even a process killed outright leaves a `.part` file
+/// that ends on a complete line.
 pub struct PartFile {
-    file: BufWriter<File>,
+    file: File,
+    buffer: Vec<u8>,
     part: std::path::PathBuf,
     target: std::path::PathBuf,
 }
+
+/// Bytes of lines kept before they are written out.
+const PART_BUFFER: usize = 1 << 16;
 
 impl PartFile {
     /// Creates `<path>.part`.
@@ -68,27 +74,31 @@ impl PartFile {
             cause,
         })?;
         Ok(PartFile {
-            file: BufWriter::new(file),
+            file,
+            buffer: Vec::with_capacity(PART_BUFFER),
             part,
             target: path.to_path_buf(),
         })
     }
 
-    fn io(&self, cause: std::io::Error) -> OutputError {
-        OutputError::Io {
-            path: self.part.clone(),
-            cause,
-        }
-    }
-
     /// Appends `text` and a newline.
     pub fn line(&mut self, text: &str) -> Result<(), OutputError> {
-        writeln!(self.file, "{text}").map_err(|e| self.io(e))
+        self.buffer.extend_from_slice(text.as_bytes());
+        self.buffer.push(b'\n');
+        if self.buffer.len() >= PART_BUFFER {
+            self.flush()?;
+        }
+        Ok(())
     }
 
     /// Writes out what is buffered (the `.part` file then holds every line so far).
     pub fn flush(&mut self) -> Result<(), OutputError> {
-        self.file.flush().map_err(|e| self.io(e))
+        let result = self.file.write_all(&self.buffer);
+        self.buffer.clear();
+        result.map_err(|cause| OutputError::Io {
+            path: self.part.clone(),
+            cause,
+        })
     }
 
     /// Flushes and renames the file to its name.

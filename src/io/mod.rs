@@ -34,4 +34,13 @@ pub enum OutputError {
         /// What went wrong.
         message: String,
     },
+    /// The output directory cannot take a run (a file, a directory where a file goes, another
+    /// program's files).
+    #[error("{path}: {message}", path = path.display())]
+    Refused {
+        /// The directory or file.
+        path: PathBuf,
+        /// Why, and what to do.
+        message: String,
+    },
 }
