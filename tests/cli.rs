@@ -361,6 +361,54 @@ fn sizes_beyond_the_memory_are_errors_naming_the_key() {
     }
 }
 
+/// Before its first step a run prints its steps and the output it will write, and refuses an
+/// output larger than the free disk unless `--force`; times of any size print short.
+#[test]
+fn runs_print_their_plan_and_refuse_outputs_beyond_the_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, err) = tumble(&[
+        "run",
+        "cases/dry_squares.toml",
+        "--quiet",
+        "--out",
+        dir.path().join("squares").to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("dry_squares: 15000 steps of 0.0001 to t = 1.5; 151 snapshots, 15001 CSV row times: about"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string("cases/dry_squares.toml").unwrap();
+    for (name, edit, expected) in [
+        (
+            "tiny",
+            ("step = 1.0e-4", "step = 1e-300"),
+            "1.8e19 steps of 1e-300 to t = 1.5",
+        ),
+        (
+            "many",
+            ("end = 1.5", "end = 1e8"),
+            "1.0e12 steps of 0.0001 to t = 100000000",
+        ),
+    ] {
+        let case = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&case, text.replacen(edit.0, edit.1, 1)).unwrap();
+        let out = dir.path().join(name);
+        let (ok, _, err) = tumble(&["run", case.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(!ok && err.contains(expected), "{name}: {err}");
+        assert!(
+            err.contains("more than the") && err.contains("or pass --force"),
+            "{err}"
+        );
+        assert!(err.lines().all(|l| l.len() < 400), "{err}");
+        let summary = std::fs::read_to_string(out.join("summary.json")).unwrap();
+        assert!(
+            summary.contains("\"status\": \"failed\"") && summary.contains("\"steps\": 0"),
+            "{summary}"
+        );
+    }
+}
+
 #[test]
 fn run_of_a_fluid_case_prints_and_writes_the_coefficients() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,6 +16,74 @@ pub struct Control<'a> {
     /// step, writes its outputs whole and a `summary.json` with `"status": "interrupted"`, and
     /// returns [`super::CaseError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
+    /// Shown what the run will do and write, once its first output (step 0) is written and before
+    /// its first step; an `Err(why)` stops the run there ([`super::CaseError::Refused`]).
+    pub plan: Option<&'a mut ApprovePlan<'a>>,
+}
+
+/// Shown a run's [`Plan`]; `Err(why)` refuses it.
+pub type ApprovePlan<'a> = dyn FnMut(&Plan) -> Result<(), String> + 'a;
+
+/// What a time-stepping run will do and write, estimated from its first output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Steps to do.
+    pub steps: usize,
+    /// `Δt`.
+    pub time_step: f64,
+    /// The end time.
+    pub end: f64,
+    /// `.vtu` snapshots (each of one or more files) in all, the first one included.
+    pub snapshots: usize,
+    /// Times rows are written to the CSV file(s), the first one included.
+    pub rows: usize,
+    /// Estimated bytes of the whole output: what the first output wrote, plus a snapshot's size
+    /// times the snapshots to come, plus a row time's bytes times the rows to come.
+    pub bytes: f64,
+}
+
+impl Plan {
+    /// The plan of a run of `steps` steps of `dt` to `end` writing snapshots every `every` steps
+    /// (0: none) and rows every `csv_every`, into `out`, whose first output (step 0) has a snapshot
+    /// of `snapshot_bytes` and rows of `row_bytes`.
+    pub(super) fn new(
+        (steps, dt, end): (usize, f64, f64),
+        (every, csv_every): (usize, usize),
+        out: &std::path::Path,
+        snapshot_bytes: f64,
+        row_bytes: f64,
+    ) -> Plan {
+        // Every `every`-th step and the last one; with no snapshot at all, none.
+        let outputs = |period: usize| steps / period + usize::from(steps % period != 0);
+        let snapshots = if every > 0 { outputs(every).saturating_add(1) } else { 0 };
+        let rows = outputs(csv_every.max(1)).saturating_add(1);
+        let written: u64 = std::fs::read_dir(out)
+            .map(|dir| dir.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+            .unwrap_or(0);
+        Plan {
+            steps,
+            time_step: dt,
+            end,
+            snapshots,
+            rows,
+            bytes: written as f64
+                + snapshot_bytes * snapshots.saturating_sub(1) as f64
+                + row_bytes * (rows as f64 - 1.0),
+        }
+    }
+}
+
+/// Bytes of the first snapshot's files in `out` (`*_000000.vtu`).
+pub(super) fn first_snapshot_bytes(out: &std::path::Path) -> f64 {
+    std::fs::read_dir(out)
+        .map(|dir| {
+            dir.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with("_000000.vtu"))
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len() as f64)
+                .sum()
+        })
+        .unwrap_or(0.0)
 }
 
 impl Control<'_> {
@@ -23,6 +91,17 @@ impl Control<'_> {
     pub(super) fn report(&mut self, step: usize, steps: usize) {
         if let Some(progress) = &mut self.progress {
             progress(step, steps);
+        }
+    }
+
+    /// Shows `plan` to the caller, who may refuse it.
+    pub(super) fn approve(&mut self, case: &super::Case, plan: &Plan) -> Result<(), super::CaseError> {
+        match &mut self.plan {
+            Some(approve) => approve(plan).map_err(|message| super::CaseError::Refused {
+                file: case.path.clone(),
+                message,
+            }),
+            None => Ok(()),
         }
     }
 

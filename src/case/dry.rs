@@ -12,7 +12,7 @@
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
-use super::control::{Control, RunHeader};
+use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
@@ -118,6 +118,16 @@ where
     .err()
     .map(CaseError::from);
     output_seconds += t.elapsed().as_secs_f64();
+    if failure.is_none() {
+        let plan = Plan::new(
+            (steps, dt, time.end),
+            (every, csv_every),
+            out,
+            first_snapshot_bytes(out),
+            writer.row_bytes(),
+        );
+        failure = control.approve(case, &plan).err();
+    }
 
     for s in 1..=steps {
         if failure.is_some() {

@@ -12,7 +12,7 @@
 //!
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
-use super::control::{Control, RunHeader};
+use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::fluid::FlowCase;
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
@@ -202,6 +202,16 @@ where
     let mut failure: Option<CaseError> = write(&immersed, &mut writer, &mut series, &mut history, true, every > 0)
         .err()
         .map(CaseError::from);
+    if failure.is_none() {
+        let plan = Plan::new(
+            (steps, dt, time.end),
+            (every, csv_every),
+            out,
+            first_snapshot_bytes(out),
+            writer.row_bytes(),
+        );
+        failure = control.approve(case, &plan).err();
+    }
     for s in 1..=steps {
         if failure.is_some() {
             break;

@@ -14,7 +14,7 @@ mod place;
 pub mod schema;
 
 pub use check::CheckResult;
-pub use control::{Control, RunHeader, Status};
+pub use control::{Control, Plan, RunHeader, Status};
 pub use dry::{run_dry, DryPhaseSeconds, DrySummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use immersed::{run_immersed, ImmersedPhaseSeconds, ImmersedSummary};
@@ -115,6 +115,14 @@ pub enum CaseError {
     /// An output file could not be written.
     #[error("{0}")]
     Output(#[from] crate::io::OutputError),
+    /// The caller refused the run's plan before its first step (its output would not fit, say).
+    #[error("{file}: {message}", file = file.display())]
+    Refused {
+        /// The case file.
+        file: PathBuf,
+        /// Why.
+        message: String,
+    },
     /// The caller asked the run to stop (a signal); it stopped at the end of a step.
     #[error("{file}: interrupted after step {step} (t = {time}); the output up to it is written", file = file.display())]
     Interrupted {

@@ -164,7 +164,12 @@ pub(super) struct Writer {
     series: PvdSeries,
     fields: Option<PvdSeries>,
     count: usize,
+    row_bytes: f64,
 }
+
+/// Characters of a number in full precision in a CSV row, its comma included
+/// (`-1.4004183739082085e-1,`).
+const ROW_NUMBER_BYTES: f64 = 23.0;
 
 impl Writer {
     pub(super) fn new(out: &Path, fields: bool) -> Result<Writer, OutputError> {
@@ -174,6 +179,7 @@ impl Writer {
             series: PvdSeries::new(out.join("series.pvd")),
             fields: fields.then(|| PvdSeries::new(out.join("fields.pvd"))),
             count: 0,
+            row_bytes: 0.0,
         })
     }
 
@@ -204,6 +210,7 @@ impl Writer {
             }
             self.csv.line(&header)?;
         }
+        let mut row_bytes = 0.0;
         for (k, b) in sim.bodies.iter().enumerate() {
             let mut line = format!("{},{}", sim.time, b.name);
             let hydro_columns = hydro.into_iter().flat_map(|(f, t)| {
@@ -221,12 +228,16 @@ impl Writer {
                 .chain(sim.force[k].iter().copied())
                 .chain(<Dim<D> as Kinematics<D>>::angular_components(&sim.torque[k]))
                 .chain(hydro_columns);
+            let mut numbers = 0;
             for x in columns {
                 line.push(',');
                 line.push_str(&format!("{x:e}"));
+                numbers += 1;
             }
             self.csv.line(&line)?;
+            row_bytes += ROW_NUMBER_BYTES * (numbers + 1) as f64 + b.name.len() as f64 + 2.0;
         }
+        self.row_bytes = row_bytes;
         self.count += 1;
         Ok(())
     }
@@ -304,6 +315,12 @@ impl Writer {
             series.push(sim.time, &name)?;
         }
         Ok(())
+    }
+
+    /// The bytes of one time's rows of `bodies.csv` once its numbers have all their digits (at
+    /// the start many are `0e0`).
+    pub(super) fn row_bytes(&self) -> f64 {
+        self.row_bytes
     }
 
     /// Flushes `bodies.csv` and renames it into place.

@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, RunHeader, Status};
+use tumble::case::{
+    prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, Plan, RunHeader, Status,
+};
+use tumble::memory::Bytes;
 
 /// Arguments of `tumble run`.
 #[derive(Args, Debug)]
@@ -24,6 +27,9 @@ pub struct RunArgs {
     /// No progress bar (for scripts and logs).
     #[arg(long)]
     quiet: bool,
+    /// Run even if the estimated output exceeds the free disk space.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs the case. Its `[check]` table is validated as `check` validates it: the intervals before
@@ -127,6 +133,7 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let run = Run {
         out: &out,
         quiet: args.quiet,
+        force: args.force,
         stop: &stop,
     };
     match (case.file.dimension, fluid, bodies) {
@@ -144,53 +151,129 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
 struct Run<'a> {
     out: &'a Path,
     quiet: bool,
+    force: bool,
     stop: &'a Stop,
 }
 
 impl Run<'_> {
-    /// Calls `run` with a [`Control`] counting `setup` seconds, whose progress drives a progress
-    /// bar (hidden if `quiet`, cleared at the end) and whose stop flag the signals set; an
-    /// interruption becomes the exit code.
-    fn go<T>(&self, setup: f64, run: impl FnOnce(Control<'_>) -> Result<T, CaseError>) -> Result<T> {
-        with_progress(self.quiet, |progress| {
-            run(Control {
-                setup_seconds: setup,
-                progress: Some(progress),
-                stop: Some(&self.stop.flag),
-            })
-        })
-        .map_err(|e| self.stop.exit(e))
+    /// Calls `run` with a [`Control`] counting `setup` seconds, whose plan is printed (and refused
+    /// when its output would not fit the free disk, unless `--force`), whose progress drives a
+    /// progress bar (hidden if `quiet`, cleared at the end) and prints the estimated total time
+    /// once the first steps are timed, and whose stop flag the signals set; an interruption
+    /// becomes the exit code.
+    fn go<T>(&self, case: &Case, setup: f64, run: impl FnOnce(Control<'_>) -> Result<T, CaseError>) -> Result<T> {
+        let bar = if self.quiet {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(0)
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        let mut plan = |plan: &Plan| self.approve(case, plan);
+        let mut timer: Option<(Instant, usize)> = None;
+        let mut estimated = false;
+        let mut progress = |s: usize, n: usize| {
+            bar.set_length(n as u64);
+            bar.set_position(s as u64);
+            // The first step is timed out (it may fill caches and pools); three seconds of the
+            // steps after it give the estimate.
+            let (since, first) = *timer.get_or_insert((Instant::now(), s));
+            let elapsed = since.elapsed().as_secs_f64();
+            if !estimated && elapsed >= 3.0 && s > first {
+                estimated = true;
+                let per_step = elapsed / (s - first) as f64;
+                let message = format!(
+                    "estimated: {} for the {n} steps ({} per step)",
+                    duration(per_step * n as f64),
+                    duration(per_step)
+                );
+                bar.suspend(|| eprintln!("{message}"));
+            }
+        };
+        let result = run(Control {
+            setup_seconds: setup,
+            progress: Some(&mut progress),
+            stop: Some(&self.stop.flag),
+            plan: Some(&mut plan),
+        });
+        bar.finish_and_clear();
+        result.map_err(|e| self.stop.exit(e))
+    }
+
+    /// Prints what the run will do and write; refuses it when the output would exceed the free
+    /// space of the output's disk, unless `--force`.
+    fn approve(&self, case: &Case, plan: &Plan) -> Result<(), String> {
+        let free = free_bytes(self.out);
+        eprintln!(
+            "{}: {} steps of {} to t = {}; {} snapshots, {} CSV row times: about {} of output in {}{}",
+            case.name(),
+            count(plan.steps),
+            shown(plan.time_step),
+            shown(plan.end),
+            count(plan.snapshots),
+            count(plan.rows),
+            Bytes(plan.bytes),
+            self.out.display(),
+            free.map(|f| format!(" ({} free)", Bytes(f))).unwrap_or_default()
+        );
+        match free {
+            Some(free) if plan.bytes > free && !self.force => Err(format!(
+                "the output would take about {}, more than the {} free on the disk of {}: write less \
+                 (a larger `output.every` or `output.csv_every`, a shorter `time.end`), free space, \
+                 or pass --force",
+                Bytes(plan.bytes),
+                Bytes(free),
+                self.out.display()
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
-/// Calls `run` with a progress callback `(step, steps)` that drives a progress bar (hidden if
-/// `quiet`), cleared at the end.
-fn with_progress<T>(quiet: bool, run: impl FnOnce(&mut dyn FnMut(usize, usize)) -> T) -> T {
-    let bar = if quiet {
-        ProgressBar::hidden()
+/// The bytes an unprivileged user may still write on the file system of `dir` (`statvfs`).
+fn free_bytes(dir: &Path) -> Option<f64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `path` is a NUL-terminated string and `stat` a plain struct statvfs fills in.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    let status = unsafe { libc::statvfs(path.as_ptr(), &mut stat) };
+    (status == 0).then_some(stat.f_bavail as f64 * stat.f_frsize as f64)
+}
+
+/// A count for a message: digits up to a billion, then `1.8e19`.
+fn count(n: usize) -> String {
+    if n < 1_000_000_000 {
+        n.to_string()
     } else {
-        ProgressBar::new(0)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let result = run(&mut |s, n| {
-        bar.set_length(n as u64);
-        bar.set_position(s as u64);
-    });
-    bar.finish_and_clear();
-    result
+        format!("{:.1e}", n as f64)
+    }
 }
 
-/// A time for a message, rounded to 12 significant digits: `n Δt` is not always a round number in
-/// binary (1 800 × 2.5e-4 is 0.44999999999999996), and the message should say 0.45.
-fn shown(t: f64) -> f64 {
-    if t == 0.0 || !t.is_finite() {
-        return t;
+/// A duration for a message: `0.4 ms`, `12 s`, `3.5 min`, `2.1 h`, `4.0 days`, `3.2e9 years`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 1e-3 => format!("{:.0} µs", s * 1e6),
+        s if s < 1.0 => format!("{:.1} ms", s * 1e3),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.1} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s if s < 3.15e7 * 2.0 => format!("{:.1} days", s / 86_400.0),
+        s => format!("{:.1e} years", s / 3.156e7),
     }
-    let scale = 10f64.powi(11 - t.abs().log10().floor() as i32);
-    (t * scale).round() / scale
+}
+
+/// A time for a message, rounded to 12 significant digits (`n Δt` is not always a round number in
+/// binary: 1 800 × 2.5e-4 is 0.44999999999999996, and the message should say 0.45), in plain
+/// notation from 1e-4 to 1e9 and in scientific notation outside (1e-300 is not 300 digits).
+fn shown(t: f64) -> String {
+    let rounded: f64 = format!("{t:.11e}").parse().unwrap_or(t);
+    if rounded == 0.0 || !rounded.is_finite() || (1e-4..1e9).contains(&rounded.abs()) {
+        format!("{rounded}")
+    } else {
+        format!("{rounded:e}")
+    }
 }
 
 fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
@@ -204,7 +287,7 @@ fn run_flow_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
     let out = run.out;
-    let s = run.go(setup, |control| run_flow(case, &flow, out, control))?;
+    let s = run.go(case, setup, |control| run_flow(case, &flow, out, control))?;
     println!(
         "{}: {} flow, {} cells, {} unknowns, {:.2} s; output in {}",
         s.run.case,
@@ -247,7 +330,7 @@ where
     let flow = case.build_flow::<D>()?;
     let setup = start.elapsed().as_secs_f64();
     let out = run.out;
-    let s = run.go(setup, |control| run_immersed(case, &flow, out, control))?;
+    let s = run.go(case, setup, |control| run_immersed(case, &flow, out, control))?;
     println!(
         "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps); output in {}",
         s.run.case,
@@ -294,7 +377,7 @@ where
         );
     }
     let out = run.out;
-    let summary = run.go(setup, |control| run_dry(case, &mut sim, out, control))?;
+    let summary = run.go(case, setup, |control| run_dry(case, &mut sim, out, control))?;
     println!(
         "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase); output in {}",
         summary.run.case,
@@ -308,4 +391,25 @@ where
         out.display()
     );
     Ok(serde_json::to_value(&summary)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count, duration, shown};
+
+    #[test]
+    fn times_print_short_whatever_their_size() {
+        assert_eq!(shown(1800.0 * 2.5e-4), "0.45");
+        assert_eq!(shown(1.5), "1.5");
+        assert_eq!(shown(1e-300 * 3.0), "3e-300");
+        assert_eq!(shown(1e12), "1e12");
+        assert_eq!(shown(0.0), "0");
+        assert_eq!(duration(0.0004), "400 µs");
+        assert_eq!(duration(0.0125), "12.5 ms");
+        assert_eq!(count(15000), "15000");
+        assert_eq!(count(usize::MAX), "1.8e19");
+        assert_eq!(duration(45.0), "45 s");
+        assert_eq!(duration(3.0 * 3600.0), "3.0 h");
+        assert_eq!(duration(1e17), "3.2e9 years");
+    }
 }
