@@ -308,6 +308,23 @@ fn segment_crosses_triangle<const D: usize>(p: &Point<D>, q: &Point<D>, t: &[Poi
     (w[0] >= 0.0 && w[1] >= 0.0 && w[2] >= 0.0).then_some(x)
 }
 
+/// The components of `v`, vector after vector: `[v0x, v0y, v1x, v1y, …]`.
+pub fn flatten<const D: usize>(v: &[Vector<D>]) -> Vec<f64> {
+    v.iter().flat_map(|x| x.iter().copied()).collect()
+}
+
+/// The vectors whose components [`flatten`] gave `flat`, into `out`; `false` (and `out`
+/// unchanged) when `flat` does not hold `D` components for each of them.
+pub fn unflatten_into<const D: usize>(flat: &[f64], out: &mut [Vector<D>]) -> bool {
+    if flat.len() != D * out.len() {
+        return false;
+    }
+    for (x, c) in out.iter_mut().zip(flat.chunks_exact(D)) {
+        *x = Vector::<D>::from_column_slice(c);
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

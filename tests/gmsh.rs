@@ -388,6 +388,50 @@ fn clockwise_cells_are_reoriented() {
     );
 }
 
+/// `tumble run` on a case whose domain is a clockwise Gmsh mesh runs it and says what it
+/// reordered.
+#[test]
+fn a_run_on_a_clockwise_mesh_notes_the_reordered_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let mesh = axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(2.0, 2.0), [16, 16]).unwrap();
+    std::fs::write(dir.path().join("cw.msh"), msh41_ascii(&mesh, true)).unwrap();
+    let case = dir.path().join("cw.toml");
+    std::fs::write(
+        &case,
+        r#"
+dimension = 2
+gravity = [0.0, -981.0]
+[domain]
+mesh = "cw.msh"
+walls = ["xmin", "xmax", "ymin", "ymax"]
+[[bodies]]
+name = "disk"
+shape = { type = "circle", radius = 0.25 }
+density = 1.0
+position = [1.0, 1.0]
+[contact]
+range = 0.05
+stiffness = 1e-4
+[time]
+step = 1e-4
+end = 1e-3
+"#,
+    )
+    .unwrap();
+    let result = std::process::Command::new(env!("CARGO_BIN_EXE_tumble"))
+        .args(["run", "--quiet", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&case)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{err}");
+    assert!(
+        err.contains("cw.msh (`domain.mesh`): 512 of 512 cells were clockwise (2D) or left-handed (3D) in the file and were reordered"),
+        "{err}"
+    );
+}
+
 /// A line deleted or added by hand in an element block is reported at the line where the counts
 /// stop matching, with the block that declared them.
 #[test]

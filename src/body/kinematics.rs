@@ -85,6 +85,9 @@ pub trait Kinematics<const D: usize> {
     fn rotation_from(components: &[f64]) -> Option<Self::Rotation>;
     /// The angular quantity from its components, `None` for a wrong count.
     fn angular_from(components: &[f64]) -> Option<Self::Angular>;
+    /// The rotation from its stored components ([`Self::rotation_components`]), bit for bit (a
+    /// checkpoint's rotation, not renormalised); `None` for a wrong count.
+    fn rotation_exact(components: &[f64]) -> Option<Self::Rotation>;
 }
 
 impl Kinematics<2> for Dim<2> {
@@ -141,6 +144,9 @@ impl Kinematics<2> for Dim<2> {
         (c.len() == 1).then(|| c[0])
     }
     fn angular_from(c: &[f64]) -> Option<f64> {
+        (c.len() == 1).then(|| c[0])
+    }
+    fn rotation_exact(c: &[f64]) -> Option<f64> {
         (c.len() == 1).then(|| c[0])
     }
 }
@@ -206,5 +212,8 @@ impl Kinematics<3> for Dim<3> {
     }
     fn angular_from(c: &[f64]) -> Option<Vector3<f64>> {
         (c.len() == 3).then(|| Vector3::new(c[0], c[1], c[2]))
+    }
+    fn rotation_exact(c: &[f64]) -> Option<UnitQuaternion<f64>> {
+        (c.len() == 4).then(|| UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(c[0], c[1], c[2], c[3])))
     }
 }

@@ -19,6 +19,9 @@ pub struct Control<'a> {
     /// Shown what the run will do and write, once its first output (step 0) is written and before
     /// its first step; an `Err(why)` stops the run there ([`super::CaseError::Refused`]).
     pub plan: Option<&'a mut ApprovePlan<'a>>,
+    /// Continue the run from the checkpoint in the output directory
+    /// ([`super::checkpoint`]) instead of starting it afresh.
+    pub restart: bool,
 }
 
 /// Shown a run's [`Plan`]; `Err(why)` refuses it.
@@ -137,16 +140,24 @@ pub struct RunHeader {
     pub error: Option<String>,
     /// 2 or 3.
     pub dimension: usize,
+    /// How many times the run was continued from a checkpoint (`tumble run --restart`).
+    pub restarts: usize,
 }
 
 impl RunHeader {
     /// The header of a run of `case` in dimension `D` that has started.
     pub(super) fn running<const D: usize>(case: &super::Case) -> Self {
+        Self::running_named(case.name(), D)
+    }
+
+    /// The header of a run of the case `name` in `dimension` that has started.
+    pub fn running_named(name: String, dimension: usize) -> Self {
         RunHeader {
-            case: case.name(),
+            case: name,
             status: Status::Running,
             error: None,
-            dimension: D,
+            dimension,
+            restarts: 0,
         }
     }
 
@@ -161,6 +172,7 @@ impl RunHeader {
             },
             error: failure.map(|e| e.to_string()),
             dimension: D,
+            restarts: 0,
         }
     }
 }

@@ -7,11 +7,13 @@
 //! | `fields.pvd`, `fields_NNNNNN.vtu` | with `output.fields = true`: each body's distance-field lattice moved with it, point data `distance`, `body` |
 //! | `domain.vtu` | the domain mesh with the wall distance `wall_distance` (if the case has walls) |
 //! | `bodies.csv` | one row per body every `output.csv_every` steps: `time,body,x,y,angle,vx,vy,omega,fx,fy,torque` (2D) or `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz` (3D); `f`, `t` the contact force and torque |
+//! | `checkpoint.cbor` | with `output.checkpoint_every`, or when the run is stopped: the whole state, from which `tumble run --restart` continues ([`super::checkpoint`]) |
 //! | `summary.json` | case, status (`running` until the end, then `completed`, `failed` or `interrupted` with the error), steps, times per phase, `final_tilt`, final state |
 //!
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
+use super::checkpoint::{self, Checkpoint, Kind, RunState, SpentSeconds};
 use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
@@ -75,9 +77,10 @@ pub struct DrySummary {
 }
 
 /// Runs `sim` (built from `case`) to the end time, writing into `out` (prepared by
-/// [`prepare_output`]: an earlier run's files there are removed); `control` reports progress and
-/// may stop the run at the end of a step. A run that fails or is stopped writes what it computed
-/// and its `summary.json`, and returns the error.
+/// [`prepare_output`]: an earlier run's files there are removed), or, with `control.restart`,
+/// continues the run whose checkpoint `out` holds ([`super::checkpoint`]); `control` reports
+/// progress and may stop the run at the end of a step. A run that fails or is stopped writes what
+/// it computed and its `summary.json` (and, when stopped, a checkpoint), and returns the error.
 pub fn run_dry<const D: usize>(
     case: &Case,
     sim: &mut Simulation<D>,
@@ -88,39 +91,51 @@ where
     Dim<D>: Kinematics<D>,
 {
     let start = Instant::now();
-    prepare_output(out, &RunHeader::running::<D>(case))?;
     let time = case.time()?;
     let dt = time.step;
     let steps = step_count(time.end, dt);
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let mut writer = Writer::new(out, output.fields.unwrap_or(false))?;
-    let mut output_seconds = 0.0;
-    let mut max_contacts = 0;
-
+    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
+    let mut failure: Option<CaseError> = None;
     let t = Instant::now();
-    let mut failure: Option<CaseError> = (|| {
-        if let Some(w) = &sim.walls {
-            write_mesh_vtu(
-                &out.join("domain.vtu"),
-                w.mesh(),
-                vec![Field::scalar("wall_distance", w.values())],
-                vec![],
-            )?;
-        }
-        writer.rows(sim, None)?;
-        if every > 0 {
-            writer.snapshot(sim)?;
-        }
-        Ok::<(), OutputError>(())
-    })()
-    .err()
-    .map(CaseError::from);
-    output_seconds += t.elapsed().as_secs_f64();
+    let (mut writer, first, mut max_contacts, spent, restarts) = if control.restart {
+        let checkpoint = checkpoint::open(out, case, (D, dt, steps), Kind::Dry)?;
+        let RunState::Dry { state, max_contacts } = &checkpoint.run else {
+            return Err(checkpoint::unfit(out, "it is not of a dry run").into());
+        };
+        sim.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
+        checkpoint.trim(out)?;
+        let writer = Writer::resume(out, "series.pvd", &checkpoint.outputs)?;
+        let first = checkpoint.step + 1;
+        (writer, first, *max_contacts, checkpoint.spent, checkpoint.restarts + 1)
+    } else {
+        prepare_output(out, &RunHeader::running::<D>(case))?;
+        let mut writer = Writer::new(out, "series.pvd", output.fields.unwrap_or(false))?;
+        failure = (|| {
+            if let Some(w) = &sim.walls {
+                write_mesh_vtu(
+                    &out.join("domain.vtu"),
+                    w.mesh(),
+                    vec![Field::scalar("wall_distance", w.values())],
+                    vec![],
+                )?;
+            }
+            writer.rows(sim, None)?;
+            if every > 0 {
+                writer.snapshot(sim)?;
+            }
+            Ok::<(), OutputError>(())
+        })()
+        .err()
+        .map(CaseError::from);
+        (writer, 1, 0, SpentSeconds::default(), 0)
+    };
+    let mut output_seconds = spent.output + t.elapsed().as_secs_f64();
     if failure.is_none() {
         let plan = Plan::new(
-            (steps, dt, time.end),
+            (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
             first_snapshot_bytes(out),
@@ -128,15 +143,40 @@ where
         );
         failure = control.approve(case, &plan).err();
     }
+    let setup_seconds = control.setup_seconds;
+    // The checkpoint of the state now, with the outputs as they stand.
+    let save = |sim: &Simulation<D>, writer: &mut Writer, max_contacts: usize, output_seconds: f64| {
+        Checkpoint {
+            format: checkpoint::FORMAT,
+            case: case.name(),
+            dimension: D,
+            step: sim.steps,
+            time: sim.time,
+            time_step: dt,
+            restarts,
+            spent: SpentSeconds {
+                wall: spent.wall + setup_seconds + start.elapsed().as_secs_f64(),
+                setup: spent.setup + setup_seconds,
+                output: output_seconds,
+            },
+            outputs: writer.saved()?,
+            run: RunState::Dry {
+                state: sim.state(),
+                max_contacts,
+            },
+        }
+        .write(out)
+    };
 
-    for s in 1..=steps {
+    for s in first..=steps {
         if failure.is_some() {
             break;
         }
         if control.stop_requested() {
             failure = Some(case.interrupted(sim.steps, sim.time));
-            // The state the run stopped at ends the series and the rows.
+            // The checkpoint, then the state the run stopped at ends the series and the rows.
             let last = (|| {
+                save(sim, &mut writer, max_contacts, output_seconds)?;
                 if sim.steps % csv_every != 0 {
                     writer.rows(sim, None)?;
                 }
@@ -160,11 +200,24 @@ where
         sim.time = s as f64 * dt;
         max_contacts = max_contacts.max(sim.contact.contacts.len());
         let t = Instant::now();
+        // The outputs due at this step, the checkpoint, then those due because the run ends
+        // here (which a longer run would not write: a run continued from the checkpoint drops
+        // them).
         let written = (|| {
-            if s % csv_every == 0 || s == steps {
+            let (rows, snapshot) = (s % csv_every == 0, every > 0 && s % every == 0);
+            if rows {
                 writer.rows(sim, None)?;
             }
-            if every > 0 && (s % every == 0 || s == steps) {
+            if snapshot {
+                writer.snapshot(sim)?;
+            }
+            if checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
+                save(sim, &mut writer, max_contacts, output_seconds)?;
+            }
+            if s == steps && !rows {
+                writer.rows(sim, None)?;
+            }
+            if s == steps && every > 0 && !snapshot {
                 writer.snapshot(sim)?;
             }
             Ok::<(), OutputError>(())
@@ -181,7 +234,10 @@ where
 
     let times = sim.contact.times;
     let summary = DrySummary {
-        run: RunHeader::new::<D>(case, failure.as_ref()),
+        run: RunHeader {
+            restarts,
+            ..RunHeader::new::<D>(case, failure.as_ref())
+        },
         bodies: sim.bodies.len(),
         steps: sim.steps,
         time: sim.time,
@@ -190,9 +246,9 @@ where
         law: sim.contact.model.law.name().into(),
         broad_phase: sim.contact.broad_name().into(),
         max_contacts,
-        wall_seconds: control.setup_seconds + start.elapsed().as_secs_f64(),
+        wall_seconds: spent.wall + setup_seconds + start.elapsed().as_secs_f64(),
         seconds: DryPhaseSeconds {
-            setup: control.setup_seconds,
+            setup: spent.setup + setup_seconds,
             broad_phase: times.broad,
             distance: times.distance,
             forces: times.forces,

@@ -428,6 +428,14 @@ pub fn run_flow<const D: usize>(
 ) -> Result<FlowSummary, CaseError> {
     let start = Instant::now();
     let setup_seconds = control.setup_seconds;
+    if control.restart {
+        return Err(CaseError::Refused {
+            file: case.path.clone(),
+            message: "a flow without bodies cannot be continued from a checkpoint yet (only dry runs and bodies \
+                      in a fluid): run it again"
+                .into(),
+        });
+    }
     prepare_output(out, &RunHeader::running::<D>(case))?;
     let mut seconds = FlowSeconds {
         setup: setup_seconds,

@@ -8,18 +8,20 @@
 //! | `flow.pvd` | each output time has two parts: `flow_NNNNNN.vtu` (the mesh with `velocity`, `pressure`, `vorticity`) and `bodies_NNNNNN.vtu` (the bodies' boundaries) |
 //! | `bodies.csv` | the dry run's columns followed by the hydrodynamic force and torque, `hx,hy,htorque` (2D) or `hx,hy,hz,htx,hty,htz` (3D) |
 //! | `position.png`, `velocity.png`, `angle.png` | the bodies' coordinates, velocity components and angles (2D) against time |
+//! | `checkpoint.cbor` | with `output.checkpoint_every`, or when the run is stopped: the whole state, from which `tumble run --restart` continues ([`super::checkpoint`]) |
 //! | `summary.json` | status (`running`, then `completed`, `failed` or `interrupted` with the error), sizes, times, `terminal_velocity`, `max_speed`, `max_reynolds`, `final_gap`, `min_body_gap`, `max_cfl`, `max_body_cfl`, `final_tilt`, the final state |
 //!
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
+use super::checkpoint::{self, Checkpoint, Kind, RunState, SpentSeconds};
 use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::fluid::FlowCase;
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
-use crate::body::{Dim, Kinematics};
+use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::WALL;
 use crate::fluid::{Convection, Scheme};
-use crate::io::{plot_curves, Curve, OutputError, PvdSeries};
+use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::Vector;
 use crate::sim::{Immersed, ImmersedOptions};
 use serde::Serialize;
@@ -109,6 +111,102 @@ struct Sample<const D: usize> {
     rotation: Vec<f64>,
 }
 
+impl<const D: usize> Sample<D> {
+    fn of(time: f64, b: &RigidBody<D>) -> Self
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        Sample {
+            time,
+            position: b.position,
+            velocity: b.velocity,
+            rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+        }
+    }
+}
+
+/// The bodies' history read back from the rows of `bodies.csv` at `path` (a run continued from a
+/// checkpoint plots the whole run): after the header, rows of `time,body,` then the position,
+/// the rotation's components and the velocity, body after body at each time.
+fn read_history<const D: usize>(path: &Path, bodies: &[RigidBody<D>]) -> Result<Vec<Vec<Sample<D>>>, OutputError>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let text = std::fs::read_to_string(path).map_err(|cause| OutputError::Io {
+        path: path.to_path_buf(),
+        cause,
+    })?;
+    let rotation = <Dim<D> as Kinematics<D>>::rotation_components(&<Dim<D> as Kinematics<D>>::identity()).len();
+    let mut history = vec![Vec::new(); bodies.len()];
+    for (k, line) in text.lines().skip(1).enumerate() {
+        let body = k % bodies.len();
+        let numbers: Option<Vec<f64>> = line
+            .split(',')
+            .skip(2)
+            .take(2 * D + rotation)
+            .map(|x| x.parse().ok())
+            .collect();
+        let mut fields = line.split(',');
+        let (time, name) = (fields.next().and_then(|t| t.parse().ok()), fields.next());
+        match (time, name, numbers) {
+            (Some(time), Some(name), Some(x)) if name == bodies[body].name && x.len() == 2 * D + rotation => {
+                history[body].push(Sample {
+                    time,
+                    position: Vector::<D>::from_column_slice(&x[..D]),
+                    rotation: x[D..D + rotation].to_vec(),
+                    velocity: Vector::<D>::from_column_slice(&x[D + rotation..]),
+                });
+            }
+            _ => {
+                return Err(OutputError::Refused {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "line {} is not the row of body '{}' that a run of this case writes: the file was changed",
+                        k + 2,
+                        bodies[body].name
+                    ),
+                })
+            }
+        }
+    }
+    Ok(history)
+}
+
+/// The largest speeds, CFL numbers and the smallest gap over a run (`summary.json`'s).
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(super) struct Extremes {
+    max_speed: f64,
+    max_speed_time: f64,
+    max_reynolds: f64,
+    min_body_gap: Option<f64>,
+    max_cfl: f64,
+    max_body_cfl: f64,
+}
+
+impl Extremes {
+    /// Takes in the state of `c` after a step of `dt`, on a mesh whose smallest edge is `h_min`,
+    /// in a fluid of dynamic viscosity `mu`.
+    fn update<const D: usize>(&mut self, c: &Immersed<D>, (dt, h_min, mu): (f64, f64, f64))
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        for b in &c.bodies.bodies {
+            let speed = b.velocity.norm();
+            self.max_body_cfl = self.max_body_cfl.max(speed * dt / h_min);
+            if speed > self.max_speed {
+                self.max_speed = speed;
+                self.max_speed_time = c.bodies.time;
+                self.max_reynolds = b.density * speed * 2.0 * b.geometry.radius / mu;
+            }
+        }
+        for contact in c.bodies.contact.contacts.iter().filter(|contact| contact.j != WALL) {
+            self.min_body_gap = Some(self.min_body_gap.map_or(contact.gap, |g: f64| g.min(contact.gap)));
+        }
+        let u_max = c.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
+        self.max_cfl = self.max_cfl.max(u_max * dt / h_min);
+    }
+}
+
 /// Runs the bodies of `case` in the fluid `flow`, writing into `out` (prepared by
 /// [`super::prepare_output`]); `control` reports progress and may stop the run at the end of a
 /// step. A run that fails or is stopped writes what it computed and its `summary.json`, and
@@ -136,13 +234,19 @@ where
              [[bodies]] needs scheme = \"pressure-correction\" (the default)",
         ));
     }
-    prepare_output(out, &RunHeader::running::<D>(case))?;
-    let case_setup_seconds = control.setup_seconds;
     let time = case.time()?;
     let (dt, steps) = (time.step, step_count(time.end, time.step));
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
+    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
+    let checkpoint = if control.restart {
+        Some(checkpoint::open(out, case, (D, dt, steps), Kind::Immersed)?)
+    } else {
+        prepare_output(out, &RunHeader::running::<D>(case))?;
+        None
+    };
+    let case_setup_seconds = control.setup_seconds;
 
     let setup = Instant::now();
     let sim = case.simulation::<D>()?;
@@ -162,49 +266,68 @@ where
                 .fold(f64::INFINITY, f64::min)
         })
         .fold(f64::INFINITY, f64::min);
-
-    let mut writer = Writer::new(out, false)?;
-    let mut series = PvdSeries::new(out.join("flow.pvd"));
-    let mut history: Vec<Vec<Sample<D>>> = vec![Vec::new(); immersed.bodies.bodies.len()];
-    let mut output_seconds = 0.0;
-    let (mut max_speed, mut max_speed_time, mut max_reynolds) = (0.0_f64, 0.0, 0.0);
-    let (mut min_body_gap, mut max_cfl, mut max_body_cfl) = (None::<f64>, 0.0_f64, 0.0_f64);
     let mu = flow.nu * flow.density;
 
-    let mut write = |c: &Immersed<D>,
-                     writer: &mut Writer,
-                     series: &mut PvdSeries,
-                     history: &mut Vec<Vec<Sample<D>>>,
-                     rows: bool,
-                     snapshot: bool|
+    let write = |c: &Immersed<D>,
+                 writer: &mut Writer,
+                 history: &mut Vec<Vec<Sample<D>>>,
+                 output_seconds: &mut f64,
+                 (rows, snapshot): (bool, bool)|
      -> Result<(), OutputError> {
         let t = Instant::now();
         if rows {
             writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
             for (h, b) in history.iter_mut().zip(&c.bodies.bodies) {
-                h.push(Sample {
-                    time: c.bodies.time,
-                    position: b.position,
-                    velocity: b.velocity,
-                    rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-                });
+                h.push(Sample::of(c.bodies.time, b));
             }
         }
         if snapshot {
             let name = format!("flow_{:06}.vtu", c.bodies.steps);
             flow.write_flow(&out.join(&name), &c.fluid.flow)?;
             let bodies = writer.bodies_vtu(&c.bodies)?;
-            series.push_parts(c.bodies.time, &[&name, &bodies])?;
+            writer.push_parts(c.bodies.time, &[&name, &bodies])?;
         }
-        output_seconds += t.elapsed().as_secs_f64();
+        *output_seconds += t.elapsed().as_secs_f64();
         Ok(())
     };
-    let mut failure: Option<CaseError> = write(&immersed, &mut writer, &mut series, &mut history, true, every > 0)
-        .err()
-        .map(CaseError::from);
+    let mut failure: Option<CaseError> = None;
+    let (mut writer, mut history, first, mut extremes, spent, restarts) = match checkpoint {
+        Some(checkpoint) => {
+            let RunState::Immersed { state, extremes } = &checkpoint.run else {
+                return Err(checkpoint::unfit(out, "it is not of a run in a fluid").into());
+            };
+            immersed.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
+            checkpoint.trim(out)?;
+            let writer = Writer::resume(out, "flow.pvd", &checkpoint.outputs)?;
+            let history = read_history::<D>(&out.join("bodies.csv.part"), &immersed.bodies.bodies)?;
+            let first = checkpoint.step + 1;
+            (
+                writer,
+                history,
+                first,
+                *extremes,
+                checkpoint.spent,
+                checkpoint.restarts + 1,
+            )
+        }
+        None => {
+            let mut writer = Writer::new(out, "flow.pvd", false)?;
+            let mut history = vec![Vec::new(); immersed.bodies.bodies.len()];
+            let mut seconds = 0.0;
+            failure = write(&immersed, &mut writer, &mut history, &mut seconds, (true, every > 0))
+                .err()
+                .map(CaseError::from);
+            let spent = SpentSeconds {
+                output: seconds,
+                ..SpentSeconds::default()
+            };
+            (writer, history, 1, Extremes::default(), spent, 0)
+        }
+    };
+    let mut output_seconds = spent.output;
     if failure.is_none() {
         let plan = Plan::new(
-            (steps, dt, time.end),
+            (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
             first_snapshot_bytes(out),
@@ -212,53 +335,72 @@ where
         );
         failure = control.approve(case, &plan).err();
     }
-    for s in 1..=steps {
+    // The checkpoint of the state now, with the outputs as they stand.
+    let save = |immersed: &Immersed<D>, writer: &mut Writer, extremes: Extremes, output_seconds: f64| {
+        Checkpoint {
+            format: checkpoint::FORMAT,
+            case: case.name(),
+            dimension: D,
+            step: immersed.bodies.steps,
+            time: immersed.bodies.time,
+            time_step: dt,
+            restarts,
+            spent: SpentSeconds {
+                wall: spent.wall + case_setup_seconds + start.elapsed().as_secs_f64(),
+                setup: spent.setup + setup_seconds,
+                output: output_seconds,
+            },
+            outputs: writer.saved()?,
+            run: RunState::Immersed {
+                state: Box::new(immersed.state()),
+                extremes,
+            },
+        }
+        .write(out)
+    };
+    for s in first..=steps {
         if failure.is_some() {
             break;
         }
         if control.stop_requested() {
             let (done, t) = (immersed.bodies.steps, immersed.bodies.time);
-            // The state the run stopped at ends the series and the rows.
-            // Rows are written at every output step, snapshots at every `every`-th.
+            // The checkpoint, then the state the run stopped at ends the series and the rows
+            // (rows are written at every output step, snapshots at every `every`-th).
             let snapshot_step = every > 0 && done % every == 0;
-            let (rows, snapshot) = (done % csv_every != 0 && !snapshot_step, every > 0 && !snapshot_step);
-            failure = Some(
-                write(&immersed, &mut writer, &mut series, &mut history, rows, snapshot)
-                    .err()
-                    .map_or_else(|| case.interrupted(done, t), CaseError::from),
-            );
+            let due = (done % csv_every != 0 && !snapshot_step, every > 0 && !snapshot_step);
+            let last = save(&immersed, &mut writer, extremes, output_seconds)
+                .and_then(|()| write(&immersed, &mut writer, &mut history, &mut output_seconds, due));
+            failure = Some(last.err().map_or_else(|| case.interrupted(done, t), CaseError::from));
             break;
         }
         if let Err(cause) = immersed.step(&flow.mesh) {
             failure = Some(sim_error(cause));
             break;
         }
-        for b in &immersed.bodies.bodies {
-            let speed = b.velocity.norm();
-            max_body_cfl = max_body_cfl.max(speed * dt / h_min);
-            if speed > max_speed {
-                max_speed = speed;
-                max_speed_time = immersed.bodies.time;
-                max_reynolds = b.density * speed * 2.0 * b.geometry.radius / mu;
-            }
+        extremes.update(&immersed, (dt, h_min, mu));
+        // The outputs due at this step, the checkpoint, then those due because the run ends
+        // here (which a longer run would not write: a run continued from the checkpoint drops
+        // them).
+        let snapshot = every > 0 && s % every == 0;
+        let rows = s % csv_every == 0 || snapshot;
+        let mut written = write(
+            &immersed,
+            &mut writer,
+            &mut history,
+            &mut output_seconds,
+            (rows, snapshot),
+        );
+        if written.is_ok() && checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
+            let t = Instant::now();
+            written = save(&immersed, &mut writer, extremes, output_seconds);
+            output_seconds += t.elapsed().as_secs_f64();
         }
-        for c in immersed.bodies.contact.contacts.iter().filter(|c| c.j != WALL) {
-            min_body_gap = Some(min_body_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
+        if written.is_ok() && s == steps {
+            let due = (!rows, every > 0 && !snapshot);
+            written = write(&immersed, &mut writer, &mut history, &mut output_seconds, due);
         }
-        let u_max = immersed
-            .fluid
-            .flow
-            .velocity
-            .iter()
-            .map(|u| u.norm())
-            .fold(0.0, f64::max);
-        max_cfl = max_cfl.max(u_max * dt / h_min);
-        let csv = s % csv_every == 0 || s == steps;
-        let snapshot = every > 0 && (s % every == 0 || s == steps);
-        if csv || snapshot {
-            if let Err(e) = write(&immersed, &mut writer, &mut series, &mut history, true, snapshot) {
-                failure = Some(e.into());
-            }
+        if let Err(e) = written {
+            failure = Some(e.into());
         }
         control.report(s, steps);
     }
@@ -295,6 +437,14 @@ where
             .fold(f64::INFINITY, f64::min);
         (gap < w.band()).then_some(gap)
     });
+    let Extremes {
+        max_speed,
+        max_speed_time,
+        max_reynolds,
+        min_body_gap,
+        max_cfl,
+        max_body_cfl,
+    } = extremes;
     let mut warnings = Vec::new();
     if max_cfl > 1.0 && flow.convection == Convection::Extrapolated {
         warnings.push(format!(
@@ -309,7 +459,10 @@ where
     let steps_done = immersed.bodies.steps;
     let seconds = immersed.seconds;
     let summary = ImmersedSummary {
-        run: RunHeader::new::<D>(case, failure.as_ref()),
+        run: RunHeader {
+            restarts,
+            ..RunHeader::new::<D>(case, failure.as_ref())
+        },
         mode: "immersed".into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
@@ -334,9 +487,9 @@ where
         max_cfl,
         max_body_cfl,
         warnings,
-        wall_seconds: case_setup_seconds + start.elapsed().as_secs_f64(),
+        wall_seconds: spent.wall + case_setup_seconds + start.elapsed().as_secs_f64(),
         seconds: ImmersedPhaseSeconds {
-            setup: setup_seconds,
+            setup: spent.setup + setup_seconds,
             fluid: seconds.fluid,
             constraint: seconds.constraint,
             bodies: seconds.bodies,

@@ -5,6 +5,7 @@
 //! file can make `tumble` panic.
 
 pub mod check;
+pub mod checkpoint;
 mod control;
 mod dry;
 mod fluid;
@@ -113,7 +114,7 @@ pub enum CaseError {
         cause: Box<SimError>,
     },
     /// An output file could not be written.
-    #[error("{0}")]
+    #[error(transparent)]
     Output(#[from] crate::io::OutputError),
     /// The caller refused the run's plan before its first step (its output would not fit, say).
     #[error("{file}: {message}", file = file.display())]
@@ -144,6 +145,8 @@ pub struct Case {
     pub file: CaseFile,
     /// Its text, where errors find the line of a key.
     text: String,
+    /// What building the case changed in its input on the way ([`Case::notes`]).
+    notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Case {
@@ -166,6 +169,7 @@ impl Case {
             path: path.to_path_buf(),
             file,
             text: text.to_string(),
+            notes: Default::default(),
         };
         if let Some(name) = &case.file.name {
             if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']) {
@@ -186,6 +190,35 @@ impl Case {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "case".into())
         })
+    }
+
+    /// What building the case changed in its input on the way, for the user to be told (cells
+    /// of a Gmsh mesh that were clockwise and were reordered), each once: the notes are taken.
+    pub fn take_notes(&self) -> Vec<String> {
+        self.notes
+            .lock()
+            .map(|mut n| std::mem::take(&mut *n))
+            .unwrap_or_default()
+    }
+
+    /// Reads the Gmsh mesh `path` (for the key `field`), noting cells it reoriented.
+    fn read_mesh<const D: usize>(&self, path: &Path, field: &str) -> Result<SimplexMesh<D>, CaseError> {
+        let (mesh, notes) = gmsh::read_dim_noted::<D>(path).map_err(|cause| CaseError::Mesh {
+            file: self.path.clone(),
+            what: field.to_string(),
+            cause: Box::new(cause),
+        })?;
+        if notes.reoriented_cells > 0 {
+            if let Ok(mut n) = self.notes.lock() {
+                n.push(format!(
+                    "{} (`{field}`): {} of {} cells were clockwise (2D) or left-handed (3D) in the file and were reordered",
+                    path.display(),
+                    notes.reoriented_cells,
+                    mesh.num_cells()
+                ));
+            }
+        }
+        Ok(mesh)
     }
 
     fn interrupted(&self, step: usize, time: f64) -> CaseError {
@@ -394,11 +427,7 @@ impl Case {
                                 _ => "",
                             };
                             let path = self.relative(file);
-                            let mesh = gmsh::read_dim::<D>(&path).map_err(|cause| CaseError::Mesh {
-                                file: self.path.clone(),
-                                what: field("shape.file"),
-                                cause: Box::new(cause),
-                            })?;
+                            let mesh = self.read_mesh::<D>(&path, &field("shape.file"))?;
                             let points = mesh.points();
                             let centre = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
                             let extent = points.iter().map(|p| (p - centre).norm()).fold(0.0, f64::max);
@@ -676,7 +705,7 @@ impl Case {
                 (mesh, names[..2 * D].iter().map(|s| s.to_string()).collect())
             }
             (None, Some(file)) => {
-                let mesh = gmsh::read_dim::<D>(self.relative(file)).map_err(|e| mesh_err("domain.mesh", e))?;
+                let mesh = self.read_mesh::<D>(&self.relative(file), "domain.mesh")?;
                 (mesh, Vec::new())
             }
             _ => return Err(self.invalid("domain", "give either `box` or `mesh`")),

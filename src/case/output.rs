@@ -4,7 +4,7 @@
 
 use super::control::RunHeader;
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdSeries};
+use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdEntry, PvdSeries};
 use crate::math::{Point, Vector};
 use crate::sim::Simulation;
 use serde::Serialize;
@@ -57,8 +57,9 @@ where
 }
 
 /// The files a run writes into its directory, by name.
-const RUN_FILES: [&str; 12] = [
+const RUN_FILES: [&str; 13] = [
     "summary.json",
+    "checkpoint.cbor",
     "bodies.csv",
     "bodies.csv.part",
     "fluid.csv",
@@ -75,16 +76,18 @@ const RUN_FILES: [&str; 12] = [
 /// The series a run writes, `<prefix>NNNNNN.vtu` (six digits or more: the step).
 const RUN_SERIES: [&str; 3] = ["bodies_", "fields_", "flow_"];
 
+/// Whether `name` is a snapshot of a run's series (`<series>_NNNNNN.vtu`).
+pub(super) fn is_snapshot(name: &str) -> bool {
+    RUN_SERIES.iter().any(|prefix| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(".vtu"))
+            .is_some_and(|step| step.len() >= 6 && step.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// Whether `name` is a file a run writes (or the temporary file of one, `.<name>.tmp`).
-fn is_run_file(name: &str) -> bool {
-    let series = |name: &str| {
-        RUN_SERIES.iter().any(|prefix| {
-            name.strip_prefix(prefix)
-                .and_then(|rest| rest.strip_suffix(".vtu"))
-                .is_some_and(|step| step.len() >= 6 && step.bytes().all(|b| b.is_ascii_digit()))
-        })
-    };
-    let own = |name: &str| RUN_FILES.contains(&name) || series(name);
+pub(super) fn is_run_file(name: &str) -> bool {
+    let own = |name: &str| RUN_FILES.contains(&name) || is_snapshot(name);
     own(name)
         || name
             .strip_prefix('.')
@@ -167,20 +170,74 @@ pub(super) struct Writer {
     row_bytes: f64,
 }
 
+/// A run's outputs at a checkpoint: what a continued run keeps of them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(super) struct SavedOutputs {
+    /// The bytes of `bodies.csv` then.
+    pub csv_bytes: u64,
+    /// The row times written.
+    pub rows: usize,
+    /// Each `.pvd` series: its file name and entries (time, part, file).
+    pub series: Vec<(String, Vec<PvdEntry>)>,
+}
+
 /// Characters of a number in full precision in a CSV row, its comma included
 /// (`-1.4004183739082085e-1,`).
 const ROW_NUMBER_BYTES: f64 = 23.0;
 
 impl Writer {
-    pub(super) fn new(out: &Path, fields: bool) -> Result<Writer, OutputError> {
+    /// The writer of a new run into `out`: `bodies.csv`, the series `series` (`series.pvd` of a
+    /// dry run, `flow.pvd` of a run in a fluid) and, with `fields`, `fields.pvd`.
+    pub(super) fn new(out: &Path, series: &str, fields: bool) -> Result<Writer, OutputError> {
         Ok(Writer {
             out: out.to_path_buf(),
             csv: PartFile::create(&out.join("bodies.csv"))?,
-            series: PvdSeries::new(out.join("series.pvd")),
+            series: PvdSeries::new(out.join(series)),
             fields: fields.then(|| PvdSeries::new(out.join("fields.pvd"))),
             count: 0,
             row_bytes: 0.0,
         })
+    }
+
+    /// The writer of a run continued from a checkpoint whose outputs were `saved`
+    /// ([`Self::saved`]): `bodies.csv` cut back to the checkpoint's rows, the series to its
+    /// entries.
+    pub(super) fn resume(out: &Path, series: &str, saved: &SavedOutputs) -> Result<Writer, OutputError> {
+        let restored = |name: &str| {
+            let entries = saved.series.iter().find(|(n, _)| n == name).map(|(_, e)| e.clone());
+            entries.map(|e| PvdSeries::restored(out.join(name), e)).transpose()
+        };
+        Ok(Writer {
+            out: out.to_path_buf(),
+            csv: PartFile::resume(&out.join("bodies.csv"), saved.csv_bytes)?,
+            series: restored(series)?.unwrap_or_else(|| PvdSeries::new(out.join(series))),
+            fields: restored("fields.pvd")?,
+            count: saved.rows,
+            row_bytes: 0.0,
+        })
+    }
+
+    /// What the outputs are now, for a checkpoint (`bodies.csv` is flushed first).
+    pub(super) fn saved(&mut self) -> Result<SavedOutputs, OutputError> {
+        self.csv.flush()?;
+        let name = |s: &PvdSeries| {
+            s.path()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
+        let mut series = vec![(name(&self.series), self.series.entries().to_vec())];
+        series.extend(self.fields.iter().map(|f| (name(f), f.entries().to_vec())));
+        Ok(SavedOutputs {
+            csv_bytes: self.csv.written()?,
+            rows: self.count,
+            series,
+        })
+    }
+
+    /// Adds the files `parts` written for `time` to the run's series.
+    pub(super) fn push_parts(&mut self, time: f64, parts: &[&str]) -> Result<(), OutputError> {
+        self.series.push_parts(time, parts)
     }
 
     /// One `bodies.csv` row per body (the header first); with `hydro` (the hydrodynamic force and

@@ -295,4 +295,7 @@ pub struct OutputSpec {
     /// Also write each body's distance-field lattice (moved with the body) into the `.vtu` files;
     /// default false.
     pub fields: Option<bool>,
+    /// Steps between checkpoints (`checkpoint.cbor`, the whole state, from which `tumble run
+    /// --restart` continues); default: none, except when the run is stopped by a signal.
+    pub checkpoint_every: Option<usize>,
 }

@@ -11,9 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
-use tumble::case::{
-    prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, Plan, RunHeader, Status,
-};
+use tumble::case::{prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, Plan, RunHeader};
 use tumble::memory::Bytes;
 
 /// Arguments of `tumble run`.
@@ -30,6 +28,11 @@ pub struct RunArgs {
     /// Run even if the estimated output exceeds the free disk space.
     #[arg(long)]
     force: bool,
+    /// Continue the run whose output directory DIR holds a checkpoint (`checkpoint.cbor`,
+    /// written every `output.checkpoint_every` steps and when a run is stopped) and append to its
+    /// outputs; the case may end later than the run did.
+    #[arg(long, value_name = "DIR")]
+    restart: Option<PathBuf>,
 }
 
 /// Runs the case. Its `[check]` table is validated as `check` validates it: the intervals before
@@ -97,13 +100,18 @@ impl Stop {
 
     /// The error that ends the process for the run's result `e`: an interruption exits with
     /// 128 + the signal (130 for SIGINT, 143 for SIGTERM), as shells expect.
-    fn exit(&self, e: CaseError) -> anyhow::Error {
+    /// The message says how to continue the run from the checkpoint it wrote in `out`.
+    fn exit(&self, e: CaseError, out: &Path) -> anyhow::Error {
         match e {
-            CaseError::Interrupted { .. } => {
+            CaseError::Interrupted { ref file, .. } => {
                 let signal = self.signal.load(Ordering::Relaxed).max(SIGINT as usize);
                 Exit {
                     code: 128 + signal as u8,
-                    message: e.to_string(),
+                    message: format!(
+                        "{e}\ncontinue it with: tumble run {} --restart {}",
+                        file.display(),
+                        out.display()
+                    ),
                 }
                 .into()
             }
@@ -116,24 +124,29 @@ impl Stop {
 /// earlier run's files removed, a directory that cannot take the run refused) before the case is
 /// built, so that its errors come before minutes of setup.
 fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
-    let out = output_dir(case, args);
-    let header = RunHeader {
-        case: case.name(),
-        status: Status::Running,
-        error: None,
-        dimension: case.file.dimension,
-    };
-    let removed = prepare_output(&out, &header)?;
-    if removed > 0 && !args.quiet {
-        eprintln!("removed {removed} files of an earlier run from {}", out.display());
+    let out = output_dir(case, args)?;
+    if args.restart.is_none() {
+        let header = RunHeader::running_named(case.name(), case.file.dimension);
+        let removed = prepare_output(&out, &header)?;
+        if removed > 0 && !args.quiet {
+            eprintln!("removed {removed} files of an earlier run from {}", out.display());
+        }
     }
     let stop = Stop::install()?;
     let fluid = case.file.fluid.is_some();
     let bodies = !case.file.bodies.is_empty();
+    if args.restart.is_some() && fluid && !bodies {
+        anyhow::bail!(
+            "{}: a flow without bodies cannot be continued from a checkpoint yet (only dry runs and bodies in a \
+             fluid): run it again",
+            args.case.display()
+        );
+    }
     let run = Run {
         out: &out,
         quiet: args.quiet,
         force: args.force,
+        restart: args.restart.is_some(),
         stop: &stop,
     };
     match (case.file.dimension, fluid, bodies) {
@@ -152,6 +165,7 @@ struct Run<'a> {
     out: &'a Path,
     quiet: bool,
     force: bool,
+    restart: bool,
     stop: &'a Stop,
 }
 
@@ -197,14 +211,21 @@ impl Run<'_> {
             progress: Some(&mut progress),
             stop: Some(&self.stop.flag),
             plan: Some(&mut plan),
+            restart: self.restart,
         });
         bar.finish_and_clear();
-        result.map_err(|e| self.stop.exit(e))
+        for note in case.take_notes() {
+            eprintln!("note: {note}");
+        }
+        result.map_err(|e| self.stop.exit(e, self.out))
     }
 
     /// Prints what the run will do and write; refuses it when the output would exceed the free
     /// space of the output's disk, unless `--force`.
     fn approve(&self, case: &Case, plan: &Plan) -> Result<(), String> {
+        for note in case.take_notes() {
+            eprintln!("note: {note}");
+        }
         let free = free_bytes(self.out);
         eprintln!(
             "{}: {} steps of {} to t = {}; {} snapshots, {} CSV row times: about {} of output in {}{}",
@@ -276,10 +297,23 @@ fn shown(t: f64) -> String {
     }
 }
 
-fn output_dir(case: &Case, args: &RunArgs) -> PathBuf {
-    args.out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("out").join(case.name()))
+/// `--out`, or the directory of `--restart`, or `out/<case name>`.
+fn output_dir(case: &Case, args: &RunArgs) -> Result<PathBuf> {
+    match (&args.out, &args.restart) {
+        (Some(out), Some(dir)) if out != dir => anyhow::bail!(
+            "--restart {} continues the run in its own directory: leave out --out {}",
+            dir.display(),
+            out.display()
+        ),
+        (_, Some(dir)) => {
+            if !dir.is_dir() {
+                anyhow::bail!("--restart {}: not a directory of a run", dir.display());
+            }
+            Ok(dir.clone())
+        }
+        (Some(out), None) => Ok(out.clone()),
+        (None, None) => Ok(PathBuf::from("out").join(case.name())),
+    }
 }
 
 fn run_flow_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value> {

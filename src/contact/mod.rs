@@ -81,7 +81,7 @@ impl ContactModel {
 }
 
 /// Seconds spent in each phase of the contact computation, summed over steps.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactTimes {
     /// Broad phase (bounding spheres, pairs, bodies near walls).
     pub broad: f64,
@@ -132,6 +132,19 @@ where
     /// The broad-phase method's name.
     pub fn broad_name(&self) -> &'static str {
         self.broad.name()
+    }
+
+    /// Each body's cell of the walls' mesh where its last wall query ended, where the next one
+    /// starts (empty before the first step). The only state of the solver that the next step's
+    /// result depends on: the broad phase's pairs are sorted, so its own state never shows.
+    pub fn wall_hints(&self) -> &[u32] {
+        &self.hints
+    }
+
+    /// Sets the walls' hints ([`Self::wall_hints`]), for a run continued from a checkpoint.
+    pub fn set_wall_hints(&mut self, hints: &[u32]) {
+        self.hints.clear();
+        self.hints.extend_from_slice(hints);
     }
 
     /// Finds the contacts of `bodies` (and with `walls`) and writes each body's contact force and

@@ -38,7 +38,7 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum FluidError {
     /// A marker the mesh does not have.
-    #[error("{0}")]
+    #[error(transparent)]
     Mesh(#[from] MeshError),
     /// A boundary without a condition, or a condition on a marker no facet carries.
     #[error("{0}")]
@@ -67,6 +67,9 @@ pub enum FluidError {
         /// The value.
         value: Vec<f64>,
     },
+    /// A saved flow state ([`super::UnsteadyState`]) that does not fit the stepper.
+    #[error("the saved flow does not fit this case: {0}")]
+    State(String),
 }
 
 impl FluidError {

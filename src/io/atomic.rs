@@ -81,6 +81,52 @@ impl PartFile {
         })
     }
 
+    /// Continues the file `path` (or its `.part`, from a run that did not finish) from its first
+    /// `bytes` bytes, which an earlier run wrote: what follows them (rows of steps a restarted run
+    /// will compute again) is cut off, and lines are appended after them as `<path>.part`. An
+    /// error if neither file exists or holds fewer bytes.
+    pub fn resume(path: &Path, bytes: u64) -> Result<PartFile, OutputError> {
+        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        name.push(".part");
+        let part = path.with_file_name(name);
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |cause| OutputError::Io { path, cause }
+        };
+        if !part.exists() {
+            std::fs::rename(path, &part).map_err(io(path))?;
+        }
+        let file = std::fs::OpenOptions::new().write(true).open(&part).map_err(io(&part))?;
+        let length = file.metadata().map_err(io(&part))?.len();
+        if length < bytes {
+            return Err(OutputError::Refused {
+                path: part,
+                message: format!(
+                    "holds {length} bytes, fewer than the {bytes} the checkpoint was written after: it was changed since"
+                ),
+            });
+        }
+        file.set_len(bytes).map_err(io(&part))?;
+        let mut file = file;
+        std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(io(&part))?;
+        // The target, if any, is an older copy: the `.part` file is the one continued.
+        let _ = std::fs::remove_file(path);
+        Ok(PartFile {
+            file,
+            buffer: Vec::with_capacity(PART_BUFFER),
+            part,
+            target: path.to_path_buf(),
+        })
+    }
+
+    /// Bytes written out so far (after a [`flush`](Self::flush): all of them).
+    pub fn written(&mut self) -> Result<u64, OutputError> {
+        std::io::Seek::stream_position(&mut self.file).map_err(|cause| OutputError::Io {
+            path: self.part.clone(),
+            cause,
+        })
+    }
+
     /// Appends `text` and a newline.
     pub fn line(&mut self, text: &str) -> Result<(), OutputError> {
         self.buffer.extend_from_slice(text.as_bytes());

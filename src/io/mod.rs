@@ -10,7 +10,7 @@ mod vtu;
 
 pub use atomic::{write_atomically, write_json, PartFile};
 pub use plot::{plot_curves, Curve};
-pub use pvd::PvdSeries;
+pub use pvd::{PvdEntry, PvdSeries};
 pub use vtu::{write_mesh_vtu, write_simplices_vtu, Field};
 
 use std::path::PathBuf;

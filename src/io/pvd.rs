@@ -5,6 +5,9 @@ use super::{write_atomically, OutputError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// One dataset of a series: (time, part, file).
+pub type PvdEntry = (f64, usize, String);
+
 /// A `.pvd` time series, rewritten whole after each new entry so that an interrupted run leaves a
 /// valid series of the steps it finished. A time may hold several datasets (parts: the fluid and
 /// the bodies, say), which ParaView shows together.
@@ -12,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub struct PvdSeries {
     path: PathBuf,
     /// (time, part, file).
-    entries: Vec<(f64, usize, String)>,
+    entries: Vec<PvdEntry>,
 }
 
 impl PvdSeries {
@@ -22,6 +25,17 @@ impl PvdSeries {
             path: path.as_ref().to_path_buf(),
             entries: Vec::new(),
         }
+    }
+
+    /// The series at `path` with the entries of an earlier run (saved from [`Self::entries`]),
+    /// written at once (the file on disk may list later entries, which are dropped).
+    pub fn restored(path: impl AsRef<Path>, entries: Vec<PvdEntry>) -> Result<Self, OutputError> {
+        let series = PvdSeries {
+            path: path.as_ref().to_path_buf(),
+            entries,
+        };
+        series.write()?;
+        Ok(series)
     }
 
     /// Adds the dataset `file` (a path relative to the `.pvd` file's directory) at `time` and
@@ -34,6 +48,11 @@ impl PvdSeries {
     pub fn push_parts(&mut self, time: f64, files: &[&str]) -> Result<(), OutputError> {
         self.entries
             .extend(files.iter().enumerate().map(|(part, f)| (time, part, f.to_string())));
+        self.write()
+    }
+
+    /// Writes the collection whole.
+    fn write(&self) -> Result<(), OutputError> {
         let entries = &self.entries;
         write_atomically(&self.path, |out| {
             let io = |cause| OutputError::Io {
@@ -60,8 +79,13 @@ impl PvdSeries {
         })
     }
 
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The entries so far: (time, part, file).
-    pub fn entries(&self) -> &[(f64, usize, String)] {
+    pub fn entries(&self) -> &[PvdEntry] {
         &self.entries
     }
 }

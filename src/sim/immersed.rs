@@ -48,11 +48,11 @@
 //! fluid is balanced by a hydrostatic pressure: the fluid gets no body force, the pressure written
 //! out is the dynamic one, and the bodies get the buoyancy-corrected weight.
 
-use super::{PointGrid, SimError, Simulation};
+use super::{PointGrid, SimError, Simulation, SimulationState, StateError};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::fluid::{Carried, Response, Unsteady};
+use crate::fluid::{Carried, Response, Unsteady, UnsteadyState};
 use crate::linalg::{Csr, Reach};
-use crate::math::{Point, Vector};
+use crate::math::{flatten, unflatten_into, Point, Vector};
 use crate::mesh::SimplexMesh;
 use nalgebra::SMatrix;
 use rayon::prelude::*;
@@ -144,7 +144,7 @@ impl<const D: usize> Frame<D> {
 }
 
 /// Seconds per phase, summed over steps.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ImmersedSeconds {
     /// The fluid steps, without the constraint.
     pub fluid: f64,
@@ -152,6 +152,39 @@ pub struct ImmersedSeconds {
     pub constraint: f64,
     /// Contact forces and body updates.
     pub bodies: f64,
+}
+
+/// The state of an [`Immersed`] run between two steps, exactly (see [`super::state`]): the
+/// bodies', the fluid's, and the coupling's own: the bodies' velocities a step back (their dofs'
+/// BDF2 history), the multipliers on the constrained dofs (the next solve's warm start) and the
+/// last solve's iteration count (which chooses between restricted and full solves, whose results
+/// differ in the last bits).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ImmersedState {
+    /// The bodies, walls and contact.
+    pub bodies: SimulationState,
+    /// The fluid.
+    pub fluid: UnsteadyState,
+    /// Body sub-steps per fluid step (checked: it follows from the contact parameters).
+    pub substeps: usize,
+    /// The hydrodynamic force on each body at the last step, components body after body.
+    pub hydro_force: Vec<f64>,
+    /// The hydrodynamic torque likewise.
+    pub hydro_torque: Vec<f64>,
+    /// Each body's velocity a step back.
+    pub before_velocity: Vec<f64>,
+    /// Each body's angular velocity a step back.
+    pub before_spin: Vec<f64>,
+    /// The constrained velocity dofs, body after body (checked: they follow from the poses).
+    pub constrained: Vec<u32>,
+    /// The multipliers on them.
+    pub multiplier: Vec<f64>,
+    /// The last solve's conjugate-gradient iterations.
+    pub last_iterations: usize,
+    /// All steps' iterations.
+    pub iterations: usize,
+    /// Seconds spent.
+    pub seconds: ImmersedSeconds,
 }
 
 /// The constrained dofs and the conjugate gradients' vectors, kept between steps.
@@ -293,6 +326,91 @@ where
             .collect(&immersed.dofs, position, prescribed, &immersed.bodies.bodies)?;
         immersed.work.project(velocity, &immersed.bodies.bodies);
         Ok(immersed)
+    }
+
+    /// The state now ([`ImmersedState`]).
+    pub fn state(&self) -> ImmersedState {
+        let angular = |w: &[Angular<D>]| -> Vec<f64> {
+            w.iter()
+                .flat_map(<Dim<D> as Kinematics<D>>::angular_components)
+                .collect()
+        };
+        let (velocity, spin): (Vec<_>, Vec<_>) = self.before.iter().copied().unzip();
+        ImmersedState {
+            bodies: self.bodies.state(),
+            fluid: self.fluid.state(),
+            substeps: self.substeps,
+            hydro_force: flatten(&self.hydro_force),
+            hydro_torque: angular(&self.hydro_torque),
+            before_velocity: flatten(&velocity),
+            before_spin: angular(&spin),
+            constrained: self.work.dofs.clone(),
+            multiplier: flatten(&self.work.multiplier),
+            last_iterations: self.work.iterations,
+            iterations: self.iterations,
+            seconds: self.seconds,
+        }
+    }
+
+    /// Continues from `state`, saved by [`Self::state`] from a run built from the same case.
+    /// On an error the run is partly restored and must not go on: build it again.
+    pub fn restore(&mut self, state: &ImmersedState) -> Result<(), StateError> {
+        let n = self.bodies.bodies.len();
+        if state.substeps != self.substeps {
+            return Err(StateError(format!(
+                "it was run with {} body sub-steps per step, the case gives {} (the contact parameters changed)",
+                state.substeps, self.substeps
+            )));
+        }
+        let angular = |flat: &[f64]| -> Option<Vec<Angular<D>>> {
+            let count = flat.len() / n.max(1);
+            let w: Option<Vec<_>> = flat
+                .chunks(count.max(1))
+                .map(<Dim<D> as Kinematics<D>>::angular_from)
+                .collect();
+            w.filter(|w| w.len() == n)
+        };
+        let mut hydro_force = vec![Vector::<D>::zeros(); n];
+        let mut velocity = vec![Vector::<D>::zeros(); n];
+        let (true, true, Some(hydro_torque), Some(spin)) = (
+            unflatten_into(&state.hydro_force, &mut hydro_force),
+            unflatten_into(&state.before_velocity, &mut velocity),
+            angular(&state.hydro_torque),
+            angular(&state.before_spin),
+        ) else {
+            return Err(StateError(format!(
+                "its hydrodynamic forces and past velocities do not have the components of {n} bodies"
+            )));
+        };
+        self.fluid
+            .restore(&state.fluid)
+            .map_err(|e| StateError(e.to_string()))?;
+        self.bodies.restore(&state.bodies)?;
+        let (_, position, prescribed) = self.fluid.velocity_mut();
+        self.work
+            .collect(&self.dofs, position, prescribed, &self.bodies.bodies)
+            .map_err(|e| StateError(e.to_string()))?;
+        if self.work.dofs != state.constrained {
+            return Err(StateError(format!(
+                "the bodies hold {} velocity dofs at their saved poses, the saved run held {} (another mesh?)",
+                self.work.dofs.len(),
+                state.constrained.len()
+            )));
+        }
+        if !unflatten_into(&state.multiplier, &mut self.work.multiplier) {
+            return Err(StateError(format!(
+                "it holds {} multiplier components for {} constrained dofs",
+                state.multiplier.len(),
+                self.work.dofs.len()
+            )));
+        }
+        self.work.iterations = state.last_iterations;
+        self.hydro_force = hydro_force;
+        self.hydro_torque = hydro_torque;
+        self.before = velocity.into_iter().zip(spin).collect();
+        self.iterations = state.iterations;
+        self.seconds = state.seconds;
+        Ok(())
     }
 
     /// Advances the fluid and the bodies by one fluid time step.

@@ -16,9 +16,11 @@
 
 mod grid;
 pub mod immersed;
+pub mod state;
 
 pub use grid::PointGrid;
-pub use immersed::{Immersed, ImmersedOptions, ImmersedSeconds};
+pub use immersed::{Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
+pub use state::{BodyState, SimulationState, StateError};
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};

@@ -54,6 +54,11 @@ pub fn read_noted(path: impl AsRef<Path>) -> Result<(AnyMesh, ReadNotes), MeshEr
 
 /// Reads a `.msh` file that must hold a mesh of dimension `D`.
 pub fn read_dim<const D: usize>(path: impl AsRef<Path>) -> Result<SimplexMesh<D>, MeshError> {
+    read_dim_noted(path).map(|(mesh, _)| mesh)
+}
+
+/// [`read_dim`], and what it changed on the way.
+pub fn read_dim_noted<const D: usize>(path: impl AsRef<Path>) -> Result<(SimplexMesh<D>, ReadNotes), MeshError> {
     let path = path.as_ref();
     let data = file_bytes(path)?;
     let raw = parse::parse(&mut Cursor::new(&data, path))?;
@@ -66,7 +71,7 @@ pub fn read_dim<const D: usize>(path: impl AsRef<Path>) -> Result<SimplexMesh<D>
             ))),
         });
     }
-    build(raw, &data, path).map(|(mesh, _)| mesh)
+    build(raw, &data, path)
 }
 
 /// Parses the bytes of a `.msh` file; `path` is used in error messages only.

@@ -1,0 +1,165 @@
+//! A simulation's state between two steps, exactly: what a checkpoint saves so that a run
+//! continued from it repeats, bit for bit, the steps the uninterrupted run would have done
+//! ([`Simulation::state`] and [`Simulation::restore`]; for bodies in a fluid,
+//! [`super::Immersed::state`]).
+//!
+//! Only what the next steps read is saved: the bodies' motion (rotations as stored, not
+//! renormalised), the step counter and time, the last contact forces (written in the next output
+//! rows) and the walls' point-location hints (a query that starts in another cell may end in a
+//! neighbouring cell for a point on their common facet, and interpolate there to the last bit
+//! differently). Everything built from the case (geometries, distance fields, matrices and their
+//! factors) is rebuilt from the case file, not saved.
+
+use super::Simulation;
+use crate::body::{Dim, Kinematics};
+use crate::contact::ContactTimes;
+use crate::math::{flatten, unflatten_into, Vector};
+use serde::{Deserialize, Serialize};
+
+/// One body's motion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BodyState {
+    /// Its name (checked on restore: the case must have the same bodies in the same order).
+    pub name: String,
+    /// Centre of mass.
+    pub position: Vec<f64>,
+    /// Rotation components as stored: `[θ]` in 2D, `[qw, qx, qy, qz]` in 3D.
+    pub rotation: Vec<f64>,
+    /// Velocity.
+    pub velocity: Vec<f64>,
+    /// Angular velocity: `[ω]` in 2D, `[ωx, ωy, ωz]` in 3D.
+    pub angular_velocity: Vec<f64>,
+}
+
+/// The state of a [`Simulation`] (bodies, walls and contact) between two steps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulationState {
+    /// 2 or 3.
+    pub dimension: usize,
+    /// Time.
+    pub time: f64,
+    /// Steps done.
+    pub steps: usize,
+    /// The bodies, in order.
+    pub bodies: Vec<BodyState>,
+    /// The contact force on each body at the last step, components body after body.
+    pub force: Vec<f64>,
+    /// The contact torque likewise.
+    pub torque: Vec<f64>,
+    /// The walls' point-location hints ([`crate::contact::ContactSolver::wall_hints`]).
+    pub wall_hints: Vec<u32>,
+    /// Seconds spent integrating.
+    pub integration_seconds: f64,
+    /// Seconds spent in contact, per phase.
+    pub contact_seconds: ContactTimes,
+}
+
+/// A saved state that does not fit the simulation it is restored into.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("the saved state does not fit this case: {0}")]
+pub struct StateError(pub String);
+
+impl<const D: usize> Simulation<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    /// The state now (see the [module](self)).
+    pub fn state(&self) -> SimulationState {
+        SimulationState {
+            dimension: D,
+            time: self.time,
+            steps: self.steps,
+            bodies: self
+                .bodies
+                .iter()
+                .map(|b| BodyState {
+                    name: b.name.clone(),
+                    position: b.position.as_slice().to_vec(),
+                    rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+                    velocity: b.velocity.as_slice().to_vec(),
+                    angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+                })
+                .collect(),
+            force: flatten(&self.force),
+            torque: self
+                .torque
+                .iter()
+                .flat_map(<Dim<D> as Kinematics<D>>::angular_components)
+                .collect(),
+            wall_hints: self.contact.wall_hints().to_vec(),
+            integration_seconds: self.integration_seconds,
+            contact_seconds: self.contact.times,
+        }
+    }
+
+    /// Continues from `state`, saved by [`Self::state`] from a simulation built from the same
+    /// case: the same dimension and bodies (by name, in order). Nothing changes on an error.
+    pub fn restore(&mut self, state: &SimulationState) -> Result<(), StateError> {
+        if state.dimension != D {
+            return Err(StateError(format!("it is {}D, the case is {D}D", state.dimension)));
+        }
+        let names = |bodies: &mut dyn Iterator<Item = &str>| bodies.collect::<Vec<_>>().join(", ");
+        if state.bodies.len() != self.bodies.len()
+            || state.bodies.iter().zip(&self.bodies).any(|(s, b)| s.name != b.name)
+        {
+            return Err(StateError(format!(
+                "it holds the bodies [{}], the case [{}]",
+                names(&mut state.bodies.iter().map(|s| s.name.as_str())),
+                names(&mut self.bodies.iter().map(|b| b.name.as_str()))
+            )));
+        }
+        let n = self.bodies.len();
+        let angular = <Dim<D> as Kinematics<D>>::angular_components(&<Dim<D> as Kinematics<D>>::zero()).len();
+        let mut moved = self.bodies.clone();
+        for (b, s) in moved.iter_mut().zip(&state.bodies) {
+            let rotation = <Dim<D> as Kinematics<D>>::rotation_exact(&s.rotation);
+            let angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(&s.angular_velocity);
+            match (rotation, angular_velocity) {
+                (Some(r), Some(w)) if s.position.len() == D && s.velocity.len() == D => {
+                    b.position = Vector::<D>::from_column_slice(&s.position);
+                    b.velocity = Vector::<D>::from_column_slice(&s.velocity);
+                    b.rotation = r;
+                    b.angular_velocity = w;
+                }
+                _ => {
+                    return Err(StateError(format!(
+                        "body '{}' has components of the wrong count",
+                        s.name
+                    )))
+                }
+            }
+        }
+        let mut force = vec![Vector::<D>::zeros(); n];
+        let torque: Option<Vec<_>> = state
+            .torque
+            .chunks(angular)
+            .map(<Dim<D> as Kinematics<D>>::angular_from)
+            .collect();
+        let torque = torque.filter(|t| t.len() == n && state.torque.len() == n * angular);
+        let (true, Some(torque)) = (unflatten_into(&state.force, &mut force), torque) else {
+            return Err(StateError(format!(
+                "it holds {} force and {} torque components for {n} bodies",
+                state.force.len(),
+                state.torque.len()
+            )));
+        };
+        let cells = self.walls.as_ref().map_or(0, |w| w.mesh().num_cells());
+        if !(state.wall_hints.is_empty() || state.wall_hints.len() == n)
+            || state.wall_hints.iter().any(|&c| c as usize >= cells)
+        {
+            return Err(StateError(format!(
+                "it holds {} wall hints (cells of the walls' mesh) for {n} bodies and {cells} cells",
+                state.wall_hints.len()
+            )));
+        }
+        self.bodies = moved;
+        self.force = force;
+        self.torque = torque;
+        self.contact.set_wall_hints(&state.wall_hints);
+        self.time = state.time;
+        self.steps = state.steps;
+        self.integration_seconds = state.integration_seconds;
+        self.contact.times = state.contact_seconds;
+        Ok(())
+    }
+}

@@ -1,0 +1,322 @@
+//! Checkpoint and restart through the `tumble` binary: a run of 2N steps and a run of N steps
+//! continued with `--restart` for N more write the same bytes (`bodies.csv`, the `.pvd` series),
+//! dry and in a fluid, in 2D and 3D, with rows and snapshots that do not fall on the checkpoint's
+//! step; a run stopped by SIGINT continues from the checkpoint it wrote; checkpoints that do not
+//! fit the case are refused, naming why.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Runs `tumble run` with `args`; the exit code and standard error.
+fn tumble(args: &[&str], case: &Path, out: &Path, restart: bool) -> (Option<i32>, String) {
+    let result = Command::new(env!("CARGO_BIN_EXE_tumble"))
+        .args(["run", "--quiet"])
+        .args(args)
+        .arg(if restart { "--restart" } else { "--out" })
+        .arg(out)
+        .arg(case)
+        .output()
+        .unwrap();
+    (
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr).into_owned(),
+    )
+}
+
+/// Writes `text` with `end` as its end time (the line `end = …`) into `dir/name`.
+fn case_ending(dir: &Path, name: &str, text: &str, end: &str) -> PathBuf {
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("end = ") {
+                format!("end = {end}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = dir.join(name);
+    std::fs::write(&path, text.replace("../meshes/", &format!("{ROOT}/meshes/"))).unwrap();
+    path
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn summary(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
+}
+
+/// Runs `text` to `end` in one go, and to `half` then continued to `end`: the same `bodies.csv`
+/// and `series` bytes, and the continued summary counts one restart and all the steps.
+fn assert_continues_bit_for_bit(text: &str, (half, end): (&str, &str), series: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, first) = (dir.path().join("whole"), dir.path().join("parts"));
+    let full = case_ending(dir.path(), "case.toml", text, end);
+    let (code, err) = tumble(&[], &full, &whole, false);
+    assert_eq!(code, Some(0), "{err}");
+    let short = case_ending(dir.path(), "case.toml", text, half);
+    let (code, err) = tumble(&[], &short, &first, false);
+    assert_eq!(code, Some(0), "{err}");
+    let rows = read(&first.join("bodies.csv")).len();
+    let full = case_ending(dir.path(), "case.toml", text, end);
+    let (code, err) = tumble(&[], &full, &first, true);
+    assert_eq!(code, Some(0), "{err}");
+    let (a, b) = (read(&whole.join("bodies.csv")), read(&first.join("bodies.csv")));
+    assert!(b.len() > rows, "the continued run appended rows");
+    assert!(
+        a == b,
+        "bodies.csv differs from byte {:?}",
+        a.iter().zip(&b).position(|(x, y)| x != y)
+    );
+    assert_eq!(read(&whole.join(series)), read(&first.join(series)));
+    let (s, t) = (summary(&whole), summary(&first));
+    assert_eq!(
+        (s["status"].as_str(), t["status"].as_str()),
+        (Some("completed"), Some("completed"))
+    );
+    assert_eq!(s["steps"], t["steps"]);
+    assert_eq!((s["restarts"].as_u64(), t["restarts"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(s["final_state"], t["final_state"]);
+    // Every snapshot the series lists exists, and no other.
+    let listed = String::from_utf8(read(&first.join(series))).unwrap();
+    let snapshots = std::fs::read_dir(&first)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".vtu") && n != "domain.vtu")
+        .collect::<Vec<_>>();
+    assert_eq!(snapshots.len(), listed.matches("file=").count(), "{snapshots:?}");
+    assert!(snapshots.iter().all(|n| listed.contains(n.as_str())));
+}
+
+/// The squares of `cases/dry_squares.toml` settling on the floor, rows every 7 steps, a
+/// checkpoint every 300 and at the end of the 1 000-step run.
+#[test]
+fn a_dry_2d_run_continues_bit_for_bit() {
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/dry_squares.toml"))
+        .unwrap()
+        .replace("every = 100", "every = 100\ncsv_every = 7\ncheckpoint_every = 300");
+    assert_continues_bit_for_bit(&text, ("0.1", "0.2"), "series.pvd");
+}
+
+const DRY_3D: &str = r#"
+name = "tumbling"
+dimension = 3
+gravity = [0.0, 0.0, -981.0]
+[domain]
+box = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
+[[bodies]]
+name = "egg"
+shape = { type = "ellipse", semi_axes = [0.15, 0.1, 0.08] }
+density = 1.25
+position = [0.5, 0.5, 0.2]
+rotation = [0.3, 0.2, 0.1]
+angular_velocity = [1.0, -2.0, 3.0]
+[[bodies]]
+name = "brick"
+shape = { type = "rectangle", sides = [0.2, 0.1, 0.1] }
+density = 1.25
+position = [0.52, 0.48, 0.45]
+angular_velocity = [0.0, 4.0, 0.0]
+[contact]
+range = 0.03
+stiffness = 1e-6
+wall_stiffness = 1.4e-6
+resolution = 0.02
+[drag]
+linear = 4.0
+angular = 2.0
+[time]
+step = 1e-4
+end = 0.2
+[output]
+every = 50
+csv_every = 3
+checkpoint_every = 700
+"#;
+
+/// An ellipsoid and a brick tumbling onto each other and the floor (quaternions, torques, body
+/// and wall contacts), a checkpoint at step 700 and at the end of the 1 000-step run.
+#[test]
+fn a_dry_3d_run_continues_bit_for_bit() {
+    assert_continues_bit_for_bit(DRY_3D, ("0.1", "0.2"), "series.pvd");
+}
+
+/// The disk of `cases/stokes_sedimentation.toml` on the coarse mesh: rows every 3 steps,
+/// snapshots every 4, checkpoints every 5 and at step 13.
+#[test]
+fn a_2d_run_in_a_fluid_continues_bit_for_bit() {
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/stokes_sedimentation.toml"))
+        .unwrap()
+        .replace("_0.01.msh", "_0.02.msh")
+        .replace("every = 10", "every = 4\ncsv_every = 3\ncheckpoint_every = 5");
+    assert_continues_bit_for_bit(&text, ("0.13", "0.3"), "flow.pvd");
+}
+
+/// A tilted ellipsoid settling in a closed box of fluid: checkpoints every 5 steps and at step 7
+/// of 12.
+#[test]
+fn a_3d_run_in_a_fluid_continues_bit_for_bit() {
+    let text = r#"
+name = "egg_in_a_box"
+dimension = 3
+gravity = [0.0, 0.0, -981.0]
+[domain]
+box = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
+cells = [6, 6, 6]
+[fluid]
+density = 1.0
+viscosity = 1.0
+[fluid.boundary]
+xmin = "no-slip"
+xmax = "no-slip"
+ymin = "no-slip"
+ymax = "no-slip"
+zmin = "no-slip"
+zmax = "no-slip"
+[[bodies]]
+name = "egg"
+shape = { type = "ellipse", semi_axes = [0.25, 0.2, 0.15] }
+density = 1.5
+position = [0.5, 0.5, 0.5]
+rotation = [0.3, 0.2, 0.1]
+[contact]
+range = 0.05
+stiffness = 1e-4
+resolution = 0.02
+[time]
+step = 0.005
+end = 0.06
+[output]
+every = 4
+checkpoint_every = 5
+"#;
+    assert_continues_bit_for_bit(text, ("0.035", "0.06"), "flow.pvd");
+}
+
+/// Ctrl-C writes a checkpoint (without `checkpoint_every`) and says how to continue; the
+/// continued run ends with the rows of a run never stopped.
+#[test]
+fn a_run_stopped_by_sigint_continues_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/dry_squares.toml")).unwrap();
+    let case = case_ending(dir.path(), "squares.toml", &text, "2.0");
+    let (whole, stopped) = (dir.path().join("whole"), dir.path().join("stopped"));
+    let child = Command::new(env!("CARGO_BIN_EXE_tumble"))
+        .args(["run", "--quiet", "--out"])
+        .arg(&stopped)
+        .arg(&case)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(stopped.join("bodies.csv.part")).map_or(0, |m| m.len()) < 200_000 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the run never wrote its rows"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(130), "{err}");
+    assert!(err.contains("continue it with: tumble run"), "{err}");
+    let steps = summary(&stopped)["steps"].as_u64().unwrap();
+    assert!(steps < 20_000, "the run was stopped before its end ({steps} steps)");
+
+    let (code, err) = tumble(&[], &case, &stopped, true);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = tumble(&[], &case, &whole, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(read(&whole.join("bodies.csv")) == read(&stopped.join("bodies.csv")));
+    assert_eq!(read(&whole.join("series.pvd")), read(&stopped.join("series.pvd")));
+}
+
+/// What cannot be continued is refused before any step, with the reason: no checkpoint, another
+/// time step, other bodies, a case that ends no later, a corrupted file, `--out` elsewhere, a
+/// flow without bodies.
+#[test]
+fn checkpoints_that_do_not_fit_the_case_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/dry_squares.toml")).unwrap();
+    let out = dir.path().join("out");
+    let short = case_ending(dir.path(), "squares.toml", &text, "0.01");
+    let (code, err) = tumble(&[], &short, &out, false);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = tumble(&[], &short, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("checkpoint.cbor: does not exist: the run wrote no checkpoint"),
+        "{err}"
+    );
+
+    let with_checkpoints = text.replace("every = 100", "every = 100\ncheckpoint_every = 50");
+    let short = case_ending(dir.path(), "squares.toml", &with_checkpoints, "0.01");
+    let (code, err) = tumble(&[], &short, &out, false);
+    assert_eq!(code, Some(0), "{err}");
+    let refused = |edit: (&str, &str), expected: &str| {
+        let case = case_ending(
+            dir.path(),
+            "squares.toml",
+            &with_checkpoints.replacen(edit.0, edit.1, 1),
+            "0.02",
+        );
+        let (code, err) = tumble(&[], &case, &out, true);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains(expected), "expected '{expected}' in: {err}");
+        assert_eq!(
+            summary(&out)["status"],
+            "completed",
+            "the earlier run's summary is kept"
+        );
+        assert!(
+            !read(&out.join("bodies.csv")).is_empty(),
+            "the earlier run's rows are kept"
+        );
+    };
+    refused(
+        ("step = 1.0e-4", "step = 2.0e-4"),
+        "was written with `time.step` = 1e-4, the case has 2e-4",
+    );
+    refused(
+        ("name = \"upper\"", "name = \"top\""),
+        "holds the bodies [lower, upper], the case [lower, top]",
+    );
+    refused(
+        ("dimension = 2", "name = \"other\"\ndimension = 2"),
+        "belongs to the case 'squares', not 'other'",
+    );
+    let short = case_ending(dir.path(), "squares.toml", &with_checkpoints, "0.01");
+    let (code, err) = tumble(&[], &short, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("is at step 100 (t = 0.01), and the case ends at step 100"),
+        "{err}"
+    );
+    let longer = case_ending(dir.path(), "squares.toml", &with_checkpoints, "0.02");
+    let (code, err) = tumble(&["--out", "elsewhere"], &longer, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("continues the run in its own directory"), "{err}");
+    std::fs::write(out.join("checkpoint.cbor"), b"\xa1garbage").unwrap();
+    let (code, err) = tumble(&[], &longer, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("is not a checkpoint of this version of tumble"), "{err}");
+
+    let flow = dir.path().join("flow.toml");
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/schafer_turek_2d1.toml")).unwrap();
+    std::fs::write(&flow, text.replace("../meshes/", &format!("{ROOT}/meshes/"))).unwrap();
+    let (code, err) = tumble(&[], &flow, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("a flow without bodies cannot be continued"), "{err}");
+}
