@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 pub const CHECKPOINT: &str = "checkpoint.cbor";
 
 /// The version of the checkpoint's layout; a checkpoint of another version is refused.
-pub(super) const FORMAT: u32 = 1;
+const FORMAT: u32 = 1;
 
 /// Seconds of the runs before this one (all earlier processes).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -114,6 +114,58 @@ pub(super) struct Checkpoint {
     pub outputs: SavedOutputs,
     /// The state.
     pub run: RunState,
+}
+
+/// What every checkpoint of one run shares, and the clock of the process writing them.
+pub(super) struct Saver<'a> {
+    /// The output directory.
+    pub out: &'a Path,
+    /// The case's name.
+    pub case: String,
+    /// 2 or 3.
+    pub dimension: usize,
+    /// `Δt`.
+    pub time_step: f64,
+    /// Restarts before this process.
+    pub restarts: usize,
+    /// Seconds spent by earlier processes.
+    pub spent: SpentSeconds,
+    /// This process's seconds before `start`, counted in the wall-clock time.
+    pub before_start: f64,
+    /// This process's set-up seconds.
+    pub setup: f64,
+    /// When this process's run started.
+    pub start: std::time::Instant,
+}
+
+impl Saver<'_> {
+    /// Writes the checkpoint of the state `run` at `step`, `time`, with the outputs `outputs`
+    /// and `output_seconds` spent writing files so far (all processes).
+    pub(super) fn save(
+        &self,
+        (step, time): (usize, f64),
+        outputs: SavedOutputs,
+        output_seconds: f64,
+        run: RunState,
+    ) -> Result<(), OutputError> {
+        Checkpoint {
+            format: FORMAT,
+            case: self.case.clone(),
+            dimension: self.dimension,
+            step,
+            time,
+            time_step: self.time_step,
+            restarts: self.restarts,
+            spent: SpentSeconds {
+                wall: self.spent.wall + self.before_start + self.start.elapsed().as_secs_f64(),
+                setup: self.spent.setup + self.setup,
+                output: output_seconds,
+            },
+            outputs,
+            run,
+        }
+        .write(self.out)
+    }
 }
 
 impl Checkpoint {

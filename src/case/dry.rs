@@ -13,7 +13,7 @@
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
-use super::checkpoint::{self, Checkpoint, Kind, RunState, SpentSeconds};
+use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
@@ -144,28 +144,24 @@ where
         failure = control.approve(case, &plan).err();
     }
     let setup_seconds = control.setup_seconds;
+    let saver = Saver {
+        out,
+        case: case.name(),
+        dimension: D,
+        time_step: dt,
+        restarts,
+        spent,
+        before_start: setup_seconds,
+        setup: setup_seconds,
+        start,
+    };
     // The checkpoint of the state now, with the outputs as they stand.
     let save = |sim: &Simulation<D>, writer: &mut Writer, max_contacts: usize, output_seconds: f64| {
-        Checkpoint {
-            format: checkpoint::FORMAT,
-            case: case.name(),
-            dimension: D,
-            step: sim.steps,
-            time: sim.time,
-            time_step: dt,
-            restarts,
-            spent: SpentSeconds {
-                wall: spent.wall + setup_seconds + start.elapsed().as_secs_f64(),
-                setup: spent.setup + setup_seconds,
-                output: output_seconds,
-            },
-            outputs: writer.saved()?,
-            run: RunState::Dry {
-                state: sim.state(),
-                max_contacts,
-            },
-        }
-        .write(out)
+        let state = RunState::Dry {
+            state: sim.state(),
+            max_contacts,
+        };
+        saver.save((sim.steps, sim.time), writer.saved()?, output_seconds, state)
     };
 
     for s in first..=steps {

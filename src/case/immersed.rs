@@ -13,7 +13,7 @@
 //!
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
-use super::checkpoint::{self, Checkpoint, Kind, RunState, SpentSeconds};
+use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
 use super::fluid::FlowCase;
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
@@ -335,28 +335,25 @@ where
         );
         failure = control.approve(case, &plan).err();
     }
+    let saver = Saver {
+        out,
+        case: case.name(),
+        dimension: D,
+        time_step: dt,
+        restarts,
+        spent,
+        before_start: case_setup_seconds,
+        setup: setup_seconds,
+        start,
+    };
     // The checkpoint of the state now, with the outputs as they stand.
     let save = |immersed: &Immersed<D>, writer: &mut Writer, extremes: Extremes, output_seconds: f64| {
-        Checkpoint {
-            format: checkpoint::FORMAT,
-            case: case.name(),
-            dimension: D,
-            step: immersed.bodies.steps,
-            time: immersed.bodies.time,
-            time_step: dt,
-            restarts,
-            spent: SpentSeconds {
-                wall: spent.wall + case_setup_seconds + start.elapsed().as_secs_f64(),
-                setup: spent.setup + setup_seconds,
-                output: output_seconds,
-            },
-            outputs: writer.saved()?,
-            run: RunState::Immersed {
-                state: Box::new(immersed.state()),
-                extremes,
-            },
-        }
-        .write(out)
+        let state = RunState::Immersed {
+            state: Box::new(immersed.state()),
+            extremes,
+        };
+        let at = (immersed.bodies.steps, immersed.bodies.time);
+        saver.save(at, writer.saved()?, output_seconds, state)
     };
     for s in first..=steps {
         if failure.is_some() {
