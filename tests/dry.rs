@@ -489,3 +489,58 @@ fn contact_damping_dissipates_without_moving_the_rest_state() {
     assert!((p1 - p0).norm() < 1e-12 * p0.norm());
     assert!(e1 < 0.9 * e0);
 }
+
+/// `grid` copies a body: `count` copies along each axis at `spacing`, named `<name>_<n>` with the
+/// first axis fastest, copy `n` turned by `n · turn`; the copies fall like bodies written one by
+/// one (the dry summary's `min_gap` and `final_speed` come with them). Bad grids name their key.
+#[test]
+fn grids_copy_a_body_and_bad_grids_name_their_key() {
+    let text = GOOD.replace(
+        "position = [1.0, 0.5]",
+        "position = [1.0, 0.5]\nangle = 0.1\ngrid = { count = [3, 2], spacing = [0.3, 0.4], turn = 0.25 }",
+    );
+    let case = Case::parse(Path::new("grid.toml"), &text).unwrap();
+    let sim = case.build::<2>().unwrap();
+    assert_eq!(sim.bodies.len(), 7);
+    let names: Vec<&str> = sim.bodies.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["a", "b_0", "b_1", "b_2", "b_3", "b_4", "b_5"]);
+    for (n, b) in sim.bodies[1..].iter().enumerate() {
+        let (i, j) = (n % 3, n / 3);
+        assert_eq!(b.position[0], 1.0 + i as f64 * 0.3);
+        assert_eq!(b.position[1], 0.5 + j as f64 * 0.4);
+        assert_eq!(b.rotation, 0.1 + n as f64 * 0.25);
+    }
+    assert!(std::sync::Arc::ptr_eq(&sim.bodies[1].geometry, &sim.bodies[6].geometry));
+    let mut sim = sim;
+    let dir = tempfile::tempdir().unwrap();
+    let s = run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
+    assert_eq!(s.bodies, 7);
+    // Everything falls freely for 0.01: v = g t, nothing within range of another body.
+    assert!((s.final_speed - 981.0 * 0.01).abs() < 1e-9, "{}", s.final_speed);
+    assert_eq!(s.min_gap, None);
+
+    let bad = [
+        (
+            "count = [3, 2]",
+            "count = [3]",
+            "`bodies[1].grid.count`: expected 2 counts of at least 1",
+        ),
+        ("count = [3, 2]", "count = [3, 0]", "`bodies[1].grid.count`"),
+        ("count = [3, 2]", "count = [100000, 100000]", "at most 10000000 copies"),
+        ("spacing = [0.3, 0.4]", "spacing = [0.3]", "`bodies[1].grid.spacing`"),
+        (
+            "turn = 0.25",
+            "turn = [0.1, 0.2, 0.3]",
+            "`bodies[1].grid.turn`: expected 1 finite number(s)",
+        ),
+        (
+            "name = \"a\"",
+            "name = \"b_4\"",
+            "the copy 'b_4' has the name of bodies[0]",
+        ),
+    ];
+    for (from, to, expected) in bad {
+        let err = build_error(&text.replacen(from, to, 1));
+        assert!(err.contains(expected), "expected '{expected}' in: {err}");
+    }
+}

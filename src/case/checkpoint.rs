@@ -54,6 +54,8 @@ pub(super) enum RunState {
         state: SimulationState,
         /// The most contacts at one step so far.
         max_contacts: usize,
+        /// The smallest contact gap so far.
+        min_gap: Option<f64>,
     },
     /// Bodies in a fluid.
     Immersed {

@@ -63,6 +63,11 @@ pub struct DrySummary {
     pub broad_phase: String,
     /// The most contacts at one step.
     pub max_contacts: usize,
+    /// The smallest gap of a contact within range, body to body or body to wall, over the run
+    /// (negative: an overlap); `null` if no contact came within range.
+    pub min_gap: Option<f64>,
+    /// The largest speed of a body at the end (a pile has come to rest when it is small).
+    pub final_speed: f64,
     /// Wall-clock seconds of the whole run, setup included.
     pub wall_seconds: f64,
     /// Seconds per phase.
@@ -100,16 +105,22 @@ where
     let checkpoint_every = output.checkpoint_every.unwrap_or(0);
     let mut failure: Option<CaseError> = None;
     let t = Instant::now();
-    let (mut writer, first, mut max_contacts, spent, restarts) = if control.restart {
+    let (mut writer, first, (mut max_contacts, mut min_gap), spent, restarts) = if control.restart {
         let checkpoint = checkpoint::open(out, case, (D, dt, steps), Kind::Dry)?;
-        let RunState::Dry { state, max_contacts } = &checkpoint.run else {
+        let RunState::Dry {
+            state,
+            max_contacts,
+            min_gap,
+        } = &checkpoint.run
+        else {
             return Err(checkpoint::unfit(out, "it is not of a dry run").into());
         };
         sim.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
         checkpoint.trim(out)?;
         let writer = Writer::resume(out, "series.pvd", &checkpoint.outputs)?;
         let first = checkpoint.step + 1;
-        (writer, first, *max_contacts, checkpoint.spent, checkpoint.restarts + 1)
+        let progress = (*max_contacts, *min_gap);
+        (writer, first, progress, checkpoint.spent, checkpoint.restarts + 1)
     } else {
         prepare_output(out, &RunHeader::running::<D>(case))?;
         let mut writer = Writer::new(out, "series.pvd", output.fields.unwrap_or(false))?;
@@ -130,7 +141,7 @@ where
         })()
         .err()
         .map(CaseError::from);
-        (writer, 1, 0, SpentSeconds::default(), 0)
+        (writer, 1, (0, None), SpentSeconds::default(), 0)
     };
     let mut output_seconds = spent.output + t.elapsed().as_secs_f64();
     if failure.is_none() {
@@ -156,10 +167,11 @@ where
         start,
     };
     // The checkpoint of the state now, with the outputs as they stand.
-    let save = |sim: &Simulation<D>, writer: &mut Writer, max_contacts: usize, output_seconds: f64| {
+    let save = |sim: &Simulation<D>, writer: &mut Writer, (max_contacts, min_gap), output_seconds: f64| {
         let state = RunState::Dry {
             state: sim.state(),
             max_contacts,
+            min_gap,
         };
         saver.save((sim.steps, sim.time), writer.saved()?, output_seconds, state)
     };
@@ -172,7 +184,7 @@ where
             failure = Some(case.interrupted(sim.steps, sim.time));
             // The checkpoint, then the state the run stopped at ends the series and the rows.
             let last = (|| {
-                save(sim, &mut writer, max_contacts, output_seconds)?;
+                save(sim, &mut writer, (max_contacts, min_gap), output_seconds)?;
                 if sim.steps % csv_every != 0 {
                     writer.rows(sim, None)?;
                 }
@@ -195,6 +207,10 @@ where
         }
         sim.time = s as f64 * dt;
         max_contacts = max_contacts.max(sim.contact.contacts.len());
+        let range = sim.contact.model.range;
+        for c in sim.contact.contacts.iter().filter(|c| c.gap <= range) {
+            min_gap = Some(min_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
+        }
         let t = Instant::now();
         // The outputs due at this step, the checkpoint, then those due because the run ends
         // here (which a longer run would not write: a run continued from the checkpoint drops
@@ -208,7 +224,7 @@ where
                 writer.snapshot(sim)?;
             }
             if checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
-                save(sim, &mut writer, max_contacts, output_seconds)?;
+                save(sim, &mut writer, (max_contacts, min_gap), output_seconds)?;
             }
             if s == steps && !rows {
                 writer.rows(sim, None)?;
@@ -242,6 +258,8 @@ where
         law: sim.contact.model.law.name().into(),
         broad_phase: sim.contact.broad_name().into(),
         max_contacts,
+        min_gap,
+        final_speed: sim.bodies.iter().map(|b| b.velocity.norm()).fold(0.0, f64::max),
         wall_seconds: spent.wall + setup_seconds + start.elapsed().as_secs_f64(),
         seconds: DryPhaseSeconds {
             setup: spent.setup + setup_seconds,

@@ -503,9 +503,73 @@ impl Case {
                         )
                     })?;
             }
-            bodies.push(body);
+            match &spec.grid {
+                None => bodies.push(body),
+                Some(grid) => {
+                    let (offsets, turn) = self.grid::<D>(grid, &field("grid"))?;
+                    for (n, offset) in offsets.into_iter().enumerate() {
+                        let mut copy = body.clone();
+                        copy.name = format!("{name}_{n}");
+                        if let Some(first) = names.insert(copy.name.clone(), k) {
+                            return Err(self.invalid(
+                                field("grid"),
+                                format!("the copy '{}' has the name of bodies[{first}]", copy.name),
+                            ));
+                        }
+                        copy.position += offset;
+                        let turned: Vec<f64> = rotation.iter().zip(&turn).map(|(r, t)| r + n as f64 * t).collect();
+                        copy.rotation = <Dim<D> as Kinematics<D>>::rotation_from(&turned)
+                            .ok_or_else(|| self.invalid(field("grid.turn"), "the copies' rotations are not finite"))?;
+                        bodies.push(copy);
+                    }
+                }
+            }
         }
         Ok(bodies)
+    }
+
+    /// The offsets of a grid's copies (the first axis fastest) and its turn per copy (as many
+    /// components as a rotation: 1 in 2D, 3 in 3D).
+    fn grid<const D: usize>(
+        &self,
+        grid: &schema::GridSpec,
+        field: &str,
+    ) -> Result<(Vec<Vector<D>>, Vec<f64>), CaseError> {
+        const MOST: usize = 10_000_000;
+        let total = grid.count.iter().try_fold(1usize, |n, &c| n.checked_mul(c));
+        if grid.count.len() != D || grid.count.contains(&0) || total.is_none_or(|n| n > MOST) {
+            return Err(self.invalid(
+                format!("{field}.count"),
+                format!(
+                    "expected {D} counts of at least 1, at most {MOST} copies in all, got {:?}",
+                    grid.count
+                ),
+            ));
+        }
+        let spacing = self.vector::<D>(&format!("{field}.spacing"), &grid.spacing)?;
+        let components = if D == 2 { 1 } else { 3 };
+        let turn = match &grid.turn {
+            None => vec![0.0; components],
+            Some(AngularSpec::Scalar(x)) => vec![*x],
+            Some(AngularSpec::Vector(v)) => v.clone(),
+        };
+        if turn.len() != components || turn.iter().any(|x| !x.is_finite()) {
+            return Err(self.invalid(
+                format!("{field}.turn"),
+                format!("expected {components} finite number(s), got {turn:?}"),
+            ));
+        }
+        let mut offsets = Vec::with_capacity(total.unwrap_or(0));
+        let mut index = [0usize; D];
+        loop {
+            offsets.push(Vector::<D>::from_fn(|a, _| index[a] as f64 * spacing[a]));
+            let Some(a) = (0..D).find(|&a| index[a] + 1 < grid.count[a]) else {
+                break;
+            };
+            index[a] += 1;
+            index[..a].fill(0);
+        }
+        Ok((offsets, turn))
     }
 
     /// The analytic shape of `spec` (`None` for a mesh), its smallest feature size, and how far it

@@ -73,6 +73,23 @@ pub struct BodySpec {
     pub velocity: Option<Vec<f64>>,
     /// Initial angular velocity (rad/time): a number in 2D, a vector in 3D; default zero.
     pub angular_velocity: Option<AngularSpec>,
+    /// Copies of the body on a grid, for many bodies from one entry; default: the body alone.
+    pub grid: Option<GridSpec>,
+}
+
+/// Copies of a body on a regular grid: copy `(i, j(, k))` is at `position + (i sx, j sy(, k sz))`,
+/// copy number `n` (in the order `i` fastest) is named `<name>_<n>` and turned by `n · turn` more
+/// than `angle` / `rotation` (so that a pile of equal bodies does not start aligned).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    /// Copies along each axis.
+    pub count: Vec<usize>,
+    /// The spacing along each axis.
+    pub spacing: Vec<f64>,
+    /// The extra turn of each copy over the one before: radians (2D) or a rotation vector (3D);
+    /// default none.
+    pub turn: Option<AngularSpec>,
 }
 
 /// A scalar (2D) or vector (3D) angular quantity.
