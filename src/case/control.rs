@@ -47,15 +47,15 @@ pub struct Plan {
 
 impl Plan {
     /// The plan of a run of `steps` steps of `dt` to `end` writing snapshots every `every` steps
-    /// (0: none) and rows every `csv_every`, into `out`, whose first output (step 0) has a snapshot
-    /// of `snapshot_bytes` and rows of `row_bytes`.
+    /// (0: none) and rows every `csv_every`, into `out`, whose first output (step 0) has the
+    /// snapshot there ([`first_snapshot_bytes`]) and rows of `row_bytes`.
     pub(super) fn new(
         (steps, dt, end): (usize, f64, f64),
         (every, csv_every): (usize, usize),
         out: &std::path::Path,
-        snapshot_bytes: f64,
         row_bytes: f64,
     ) -> Plan {
+        let snapshot_bytes = first_snapshot_bytes(out);
         // Every `every`-th step and the last one; with no snapshot at all, none.
         let outputs = |period: usize| steps / period + usize::from(steps % period != 0);
         let snapshots = if every > 0 { outputs(every).saturating_add(1) } else { 0 };
@@ -77,7 +77,7 @@ impl Plan {
 }
 
 /// Bytes of the first snapshot's files in `out` (`*_000000.vtu`).
-pub(super) fn first_snapshot_bytes(out: &std::path::Path) -> f64 {
+fn first_snapshot_bytes(out: &std::path::Path) -> f64 {
     std::fs::read_dir(out)
         .map(|dir| {
             dir.flatten()

@@ -14,7 +14,7 @@
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
 use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
-use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
+use super::control::{Control, Plan, RunHeader};
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
@@ -149,7 +149,6 @@ where
             (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
-            first_snapshot_bytes(out),
             writer.row_bytes(),
         );
         failure = control.approve(case, &plan).err();

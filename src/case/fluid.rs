@@ -13,7 +13,7 @@
 //! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
-use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
+use super::control::{Control, Plan, RunHeader};
 use super::output::{prepare_output, step_count};
 use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
 use super::{Case, CaseError};
@@ -556,13 +556,7 @@ fn run_unsteady<const D: usize>(
     if failure.is_none() {
         // A `fluid.csv` row: the time, the force and three coefficients, about 24 bytes each.
         let row_bytes = if reporting { 24.0 * (D + 4) as f64 } else { 0.0 };
-        let plan = Plan::new(
-            (steps, dt, time.end),
-            (every, csv_every),
-            out,
-            first_snapshot_bytes(out),
-            row_bytes,
-        );
+        let plan = Plan::new((steps, dt, time.end), (every, csv_every), out, row_bytes);
         failure = control.approve(case, &plan).err();
     }
     for s in 1..=steps {

@@ -14,7 +14,7 @@
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
 use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
-use super::control::{first_snapshot_bytes, Control, Plan, RunHeader};
+use super::control::{Control, Plan, RunHeader};
 use super::fluid::FlowCase;
 use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
@@ -140,14 +140,9 @@ where
     let mut history = vec![Vec::new(); bodies.len()];
     for (k, line) in text.lines().skip(1).enumerate() {
         let body = k % bodies.len();
-        let numbers: Option<Vec<f64>> = line
-            .split(',')
-            .skip(2)
-            .take(2 * D + rotation)
-            .map(|x| x.parse().ok())
-            .collect();
         let mut fields = line.split(',');
         let (time, name) = (fields.next().and_then(|t| t.parse().ok()), fields.next());
+        let numbers: Option<Vec<f64>> = fields.take(2 * D + rotation).map(|x| x.parse().ok()).collect();
         match (time, name, numbers) {
             (Some(time), Some(name), Some(x)) if name == bodies[body].name && x.len() == 2 * D + rotation => {
                 history[body].push(Sample {
@@ -330,7 +325,6 @@ where
             (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
-            first_snapshot_bytes(out),
             writer.row_bytes(),
         );
         failure = control.approve(case, &plan).err();
