@@ -134,40 +134,66 @@ pub fn distance_to_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> f64 {
 /// The point of the segment or triangle `p[0..D]` closest to `x` (Ericson, *Real-Time Collision
 /// Detection*, §5.1.2 and §5.1.5, by Voronoi regions of the vertices, edges and face).
 pub fn closest_point_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> Point<D> {
+    closest_feature_on_facet(x, p).0
+}
+
+/// Where on a facet its closest point to a given point lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// At vertex `j`.
+    Vertex(usize),
+    /// On the edge of a triangle opposite its vertex `j`, between its ends.
+    Edge(usize),
+    /// Inside the segment or the triangle.
+    Interior,
+}
+
+/// The point of the segment or triangle `p[0..D]` closest to `x` and the feature it lies on
+/// (Ericson, §5.1.2 and §5.1.5: the Voronoi regions are tested in turn, vertices first).
+pub fn closest_feature_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> (Point<D>, Feature) {
     assert_dim::<D>();
     if D == 2 {
-        return closest_point_on_segment(x, &p[0], &p[1]);
+        let (a, ab) = (p[0], p[1] - p[0]);
+        let len2 = ab.norm_squared();
+        let t = if len2 > 0.0 { (x - a).dot(&ab) / len2 } else { 0.0 };
+        return if t <= 0.0 {
+            (a, Feature::Vertex(0))
+        } else if t >= 1.0 {
+            (p[1], Feature::Vertex(1))
+        } else {
+            (a + ab * t, Feature::Interior)
+        };
     }
     let (a, b, c) = (p[0], p[1], p[2]);
     let (ab, ac, ap) = (b - a, c - a, x - a);
     let (d1, d2) = (ab.dot(&ap), ac.dot(&ap));
     if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
+        return (a, Feature::Vertex(0));
     }
     let bp = x - b;
     let (d3, d4) = (ab.dot(&bp), ac.dot(&bp));
     if d3 >= 0.0 && d4 <= d3 {
-        return b;
+        return (b, Feature::Vertex(1));
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
+        return (a + ab * (d1 / (d1 - d3)), Feature::Edge(2));
     }
     let cp = x - c;
     let (d5, d6) = (ab.dot(&cp), ac.dot(&cp));
     if d6 >= 0.0 && d5 <= d6 {
-        return c;
+        return (c, Feature::Vertex(2));
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
+        return (a + ac * (d2 / (d2 - d6)), Feature::Edge(1));
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))), Feature::Edge(0));
     }
     let denom = 1.0 / (va + vb + vc);
-    a + ab * (vb * denom) + ac * (vc * denom)
+    (a + ab * (vb * denom) + ac * (vc * denom), Feature::Interior)
 }
 
 /// The point of the segment `[a, b]` closest to `x`.

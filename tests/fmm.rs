@@ -450,7 +450,7 @@ fn argmin_between_nodes_in_closest_point_mode() {
 }
 
 /// A star polygon given as a polyline of its own, cutting through a square mesh: in closest-point
-/// mode the values are the exact signed distance to the polygon (signs from the winding number), and
+/// mode the values are the exact signed distance to the polygon (signs from the closest facets' pseudo-normals), and
 /// the march is first order.
 #[test]
 fn polyline_front_of_its_own() {
@@ -553,6 +553,84 @@ fn triangulated_surface_front_of_its_own() {
         checked += 1;
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// Non-convex surfaces cutting through a box mesh: the level set of three overlapping balls
+/// (smooth creases where they meet) and an L-shaped prism of 20 triangles (a sharp concave edge,
+/// and closest points on its edges and corners). Every initialised node's side, taken from its
+/// closest facet's pseudo-normal, is the side the winding number gives, for both orientations.
+#[test]
+fn pseudo_normal_sides_match_the_winding_number_on_non_convex_surfaces() {
+    let parts: Vec<Box<dyn Shape<3>>> = (0..3)
+        .map(|k| {
+            let a = 2.0 * std::f64::consts::PI * k as f64 / 3.0;
+            Box::new(Ball {
+                centre: Point::<3>::new(0.3 * a.cos(), 0.3 * a.sin(), 0.1 * k as f64),
+                radius: 0.3,
+            }) as Box<dyn Shape<3>>
+        })
+        .collect();
+    let union = Union { parts };
+    let lattice = axis_box::<3>(Point::<3>::repeat(-0.8), Point::<3>::repeat(0.8), [24, 24, 24]).unwrap();
+    let phi: Vec<f64> = lattice.points().iter().map(|x| union.signed_distance(x)).collect();
+    let balls = tumble::body::Surface::level_set(&lattice, &phi);
+    // The L (0,0) (2,0) (2,1) (1,1) (1,2) (0,2), scaled by 0.6, shifted and extruded along z.
+    let corners = [(0., 0.), (2., 0.), (2., 1.), (1., 1.), (1., 2.), (0., 2.)];
+    let points: Vec<Point<3>> = [-0.5, 0.4]
+        .iter()
+        .flat_map(|&z| {
+            corners
+                .iter()
+                .map(move |&(x, y)| Point::<3>::new(0.6 * x - 0.55, 0.6 * y - 0.6, z))
+        })
+        .collect();
+    let mut facets: Vec<[u32; 3]> = vec![[0, 2, 1], [0, 3, 2], [0, 5, 3], [3, 5, 4]];
+    facets.extend([[6, 7, 8], [6, 8, 9], [6, 9, 11], [9, 10, 11]]);
+    for k in 0..6u32 {
+        let next = (k + 1) % 6;
+        facets.extend([[k, next, next + 6], [k, next + 6, k + 6]]);
+    }
+    let prism = tumble::body::Surface::new(points, facets);
+    let mesh = axis_box::<3>(Point::<3>::repeat(-1.0), Point::<3>::repeat(1.0), [31, 29, 27]).unwrap();
+    for surface in [balls, prism] {
+        let triangles = surface.facet_points();
+        let reversed: Vec<[u32; 3]> = surface.facets.iter().map(|f| [f[0], f[2], f[1]]).collect();
+        for facets in [&surface.facets, &reversed] {
+            let field = distance_to_range(
+                &mesh,
+                &Front::Surface {
+                    points: &surface.points,
+                    facets,
+                },
+                &FmmOptions {
+                    closest_point: true,
+                    max_distance: Some(0.05),
+                    ..FmmOptions::default()
+                },
+            )
+            .unwrap();
+            let (mut inside, mut outside) = (0, 0);
+            for &v in &field.order[..field.stats.initialised] {
+                let (x, value) = (mesh.points()[v as usize], field.values[v as usize]);
+                if value == 0.0 || !field.reached[v as usize] {
+                    continue;
+                }
+                let winding = tumble::math::winding_number(&x, &triangles);
+                assert_eq!(
+                    value < 0.0,
+                    winding.abs() > 0.5,
+                    "node {v} at {x}: {value}, winding number {winding}"
+                );
+                if value < 0.0 {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+            println!("{} facets: {inside} nodes inside, {outside} outside", triangles.len());
+            assert!(inside > 300 && outside > 300, "{inside} inside, {outside} outside");
+        }
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::curved::Curved;
 use super::heap::NodeHeap;
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
-use crate::math::{self, Point, Vector};
+use crate::math::{self, Feature, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
 use crate::shape::Shape;
 use std::collections::HashMap;
@@ -584,10 +584,77 @@ fn orient<const D: usize>(
     Ok(flip)
 }
 
+/// Angle-weighted pseudo-normals of a closed front (Bærentzen and Aanæs, "Signed distance
+/// computation using the angle weighted pseudonormal", IEEE TVCG 11, 2005): the outward unit normal
+/// `n_f` of each facet, the sum `n_f + n_g` of the two facets on an edge, and at a node the sum of
+/// its facets' normals weighted by their angles there (in 2D, the two segments' normals). If `c`
+/// is the point of the front closest to `x` and `N` the pseudo-normal of the feature `c` lies on,
+/// `x` is inside exactly when `(x − c) · N < 0`.
+struct PseudoNormals<'a, const D: usize> {
+    facet: Vec<Vector<D>>,
+    /// By the node's position in `around`.
+    node: Vec<Vector<D>>,
+    around: &'a NodeFacets<D>,
+}
+
+impl<'a, const D: usize> PseudoNormals<'a, D> {
+    /// The pseudo-normals of `geometry`, each facet's normal multiplied by its factor in
+    /// `outward` ([`orient`]).
+    fn new(geometry: &[[Point<D>; D]], around: &'a NodeFacets<D>, outward: &[f64]) -> Self {
+        let facet: Vec<Vector<D>> = geometry
+            .iter()
+            .zip(outward)
+            .map(|(g, &o)| math::facet_area_normal(&g[..]).normalize() * o)
+            .collect();
+        let mut node = vec![Vector::<D>::zeros(); around.nodes.len()];
+        for (i, g) in geometry.iter().enumerate() {
+            for j in 0..D {
+                let angle = if D == 2 {
+                    1.0
+                } else {
+                    let (a, b) = (g[(j + 1) % 3] - g[j], g[(j + 2) % 3] - g[j]);
+                    a.angle(&b)
+                };
+                node[around.local[i][j] as usize] += facet[i] * angle;
+            }
+        }
+        PseudoNormals { facet, node, around }
+    }
+
+    /// The side of the front `x` lies on (−1 inside, +1 outside), given its closest facet `e`; by
+    /// the winding number (its cost is the number of facets) where the pseudo-normal is nearly
+    /// tangent to `x − c`: a closest facet found by descent that is not the closest overall.
+    fn side(&self, x: &Point<D>, geometry: &[[Point<D>; D]], e: u32) -> i8 {
+        let i = e as usize;
+        let (c, feature) = math::closest_feature_on_facet(x, &geometry[i]);
+        let normal = match feature {
+            Feature::Interior => self.facet[i],
+            Feature::Edge(j) => {
+                let g = self.around.partner(i, j).expect("a closed front") as usize;
+                self.facet[i] + self.facet[g]
+            }
+            Feature::Vertex(j) => self.node[self.around.local[i][j] as usize],
+        };
+        let away = x - c;
+        let along = away.dot(&normal);
+        if along.abs() > 1e-3 * away.norm() * normal.norm() {
+            if along < 0.0 {
+                -1
+            } else {
+                1
+            }
+        } else if away == Vector::<D>::zeros() || math::winding_number(x, geometry).abs() <= 0.5 {
+            1
+        } else {
+            -1
+        }
+    }
+}
+
 /// A polyline or surface of its own: the cells it crosses are found by locating samples of its
 /// facets (spaced at half the size of the cells around them); those cells and one ring of cells
 /// around them are initialised by descent along the surface from the facets that hit them; the
-/// sides come from the winding number (cost: the number of initialised nodes times the facets).
+/// sides come from the closest facet's pseudo-normals ([`PseudoNormals`]).
 fn from_surface<'a, const D: usize>(
     mesh: &SimplexMesh<D>,
     points: &[Point<D>],
@@ -676,6 +743,16 @@ fn from_surface<'a, const D: usize>(
     let mut touching: Vec<u32> = facet_of.keys().copied().collect();
     touching.sort_unstable();
 
+    let normals = if signed {
+        let ids: Vec<u32> = (0..facets.len() as u32).collect();
+        Some(PseudoNormals::new(
+            &geometry,
+            &around,
+            &orient(&ids, &geometry, &around)?,
+        ))
+    } else {
+        None
+    };
     let neighbours = FacetNeighbours::around(&around);
     let curved = curved.then(|| Curved::new(facets, &geometry));
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
@@ -691,8 +768,8 @@ fn from_surface<'a, const D: usize>(
             starts.dedup();
             let x = mesh.points()[u as usize];
             let (best, closest) = state.geometry.closest_from(&x, &starts);
-            let sign = match (&state.geometry, signed) {
-                (Geometry::Facets(g, _, _), true) if math::winding_number(&x, g).abs() > 0.5 => -1,
+            let sign = match (&state.geometry, &normals) {
+                (Geometry::Facets(g, _, _), Some(normals)) => normals.side(&x, g, closest),
                 _ => 1,
             };
             state.freeze(u, best, sign, closest);

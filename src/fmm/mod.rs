@@ -13,8 +13,8 @@
 //!    touches the front (conforming) or is cut by it (shape, surface) gets its exact distance: to the
 //!    front facets around it (point–segment in 2D, point–triangle in 3D), or `|φ|` for a shape. They
 //!    are frozen. A separate surface is sampled finely and the samples located in the mesh to find
-//!    the cells it crosses (with one ring of cells around them), and the sides are given by its
-//!    winding number.
+//!    the cells it crosses (with one ring of cells around them), and the sides are given by the
+//!    pseudo-normal of each node's closest facet.
 //! 2. **Marching**: an indexed binary heap with decrease-key; a node taken from the heap is accepted
 //!    and its unaccepted neighbours are updated through it and through the faces of accepted nodes
 //!    around it, those of cells it shares with them and, in 3D, the nearby ones as virtual

@@ -136,5 +136,51 @@ pub fn write_simplices_vtu<const D: usize>(
             pieces: vec![Piece::Inline(Box::new(piece))],
         },
     };
-    write_atomically(path, |out| vtk.write_xml(out).map_err(|e| encode_err(e.to_string())))
+    write_atomically(path, |out| {
+        vtk.write_xml(Whole(out)).map_err(|e| encode_err(e.to_string()))
+    })
+}
+
+/// A writer whose `write` writes the whole buffer. vtkio 0.7.0-rc2 writes each XML piece with one
+/// `write` call and ignores the count it returns; a base64 array of 2 GiB or more is then cut at
+/// the 2 147 479 552 bytes Linux writes at once, silently (the file still ends in `</VTKFile>`).
+struct Whole<W>(W);
+
+impl<W: std::io::Write> std::io::Write for Whole<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Whole;
+    use std::io::Write;
+
+    /// A sink that takes at most 7 bytes per call, like a pipe or a huge `write` on Linux.
+    struct Trickle(Vec<u8>);
+
+    impl Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(7);
+            self.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn every_byte_of_a_single_write_arrives() {
+        let text: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let mut whole = Whole(Trickle(Vec::new()));
+        assert_eq!(whole.write(&text).unwrap(), text.len());
+        assert_eq!(whole.0 .0, text);
+    }
 }
