@@ -544,3 +544,80 @@ fn grids_copy_a_body_and_bad_grids_name_their_key() {
         assert!(err.contains(expected), "expected '{expected}' in: {err}");
     }
 }
+
+/// A dumbbell of two overlapping balls (`type = "spheres"`) dropped tilted onto the floor: its
+/// volume is the union's, `2 · 4πr³/3 − π(4r + d)(2r − d)²/12` (two balls of radius r, centres d
+/// apart, less their lens), within 1 % at the lattice spacing r/10; it tips onto its second ball
+/// and rests on both (two `patches` contacts), its axis level. Bad `spheres` entries name their key.
+#[test]
+fn dumbbell_of_spheres_has_the_union_volume_and_rests_on_both_balls() {
+    let text = r#"
+dimension = 3
+gravity = [0.0, 0.0, -981.0]
+[domain]
+box = [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]
+[[bodies]]
+name = "dumbbell"
+shape = { type = "spheres", centres = [[-0.08, 0.0, 0.0], [0.08, 0.0, 0.0]], radius = 0.1 }
+density = 1.5
+position = [0.5, 0.5, 0.2]
+rotation = [0.0, 0.4, 0.0]
+[contact]
+law = "patches"
+range = 0.03
+stiffness = 1e-6
+damping = 0.5
+resolution = 0.01
+[drag]
+linear = 20.0
+angular = 20.0
+[time]
+step = 1e-4
+end = 0.6
+[output]
+every = 0
+csv_every = 100
+"#;
+    let case = Case::parse(Path::new("dumbbell.toml"), text).unwrap();
+    let mut sim = case.build::<3>().unwrap();
+    let (r, d) = (0.1f64, 0.16f64);
+    let pi = std::f64::consts::PI;
+    let exact = 2.0 * 4.0 * pi * r.powi(3) / 3.0 - pi * (4.0 * r + d) * (2.0 * r - d).powi(2) / 12.0;
+    let volume = sim.bodies[0].mass / 1.5;
+    println!("volume {volume:.6e}, exact {exact:.6e}");
+    assert!((volume / exact - 1.0).abs() < 0.01, "{volume} vs {exact}");
+    let dir = tempfile::tempdir().unwrap();
+    let s = run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
+    let b = &sim.bodies[0];
+    let tilt = s.final_tilt.unwrap();
+    println!(
+        "tilt {tilt:.2e}, z {:.4}, speed {:.2e}, min gap {:?}, contacts {}",
+        b.position[2],
+        s.final_speed,
+        s.min_gap,
+        sim.contact.contacts.len()
+    );
+    assert!(tilt < 1e-3, "{tilt}");
+    assert!(s.final_speed < 1e-2);
+    assert!(b.position[2] > r && b.position[2] < r + 0.03, "{}", b.position[2]);
+    assert_eq!(sim.contact.contacts.len(), 2);
+
+    for (from, to, key) in [
+        (
+            "radius = 0.1 }",
+            "radius = 0.1, radii = [0.1, 0.1] }",
+            "`bodies[0].shape`",
+        ),
+        ("radius = 0.1 }", "radii = [0.1] }", "`bodies[0].shape`"),
+        ("radius = 0.1 }", "radius = -0.1 }", "`bodies[0].shape.radius`"),
+        ("[0.08, 0.0, 0.0]]", "[0.08, 0.0]]", "`bodies[0].shape.centres`"),
+    ] {
+        let bad = text.replace(from, to);
+        let error = match Case::parse(Path::new("bad.toml"), &bad).and_then(|c| c.build::<3>().map(|_| ())) {
+            Err(e) => e.to_string(),
+            Ok(()) => panic!("{to} was accepted"),
+        };
+        println!("{error}");
+        assert!(error.contains(key), "{error}");
+    }
+}

@@ -678,6 +678,48 @@ impl Case {
                     arm + r,
                 )
             }
+            ShapeSpec::Spheres { centres, radius, radii } => {
+                if centres.is_empty() || centres.iter().any(|c| c.len() != D || c.iter().any(|x| !x.is_finite())) {
+                    return Err(self.invalid(
+                        format!("{field}.centres"),
+                        format!("expected a list of at least one centre of {D} finite numbers"),
+                    ));
+                }
+                let radii: Vec<f64> = match (radius, radii) {
+                    (Some(r), None) => vec![self.positive(&format!("{field}.radius"), *r)?; centres.len()],
+                    (None, Some(radii)) if radii.len() == centres.len() => radii
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &r)| self.positive(&format!("{field}.radii[{k}]"), r))
+                        .collect::<Result<_, _>>()?,
+                    _ => {
+                        return Err(self.invalid(
+                            field,
+                            format!(
+                                "give either `radius` (one for all) or `radii` (one for each of the {} centres)",
+                                centres.len()
+                            ),
+                        ))
+                    }
+                };
+                let centres: Vec<Point<D>> = centres.iter().map(|c| Point::<D>::from_fn(|k, _| c[k])).collect();
+                let mean = centres.iter().fold(Point::<D>::zeros(), |s, c| s + c) / centres.len() as f64;
+                let extent = centres
+                    .iter()
+                    .zip(&radii)
+                    .map(|(c, r)| (c - mean).norm() + r)
+                    .fold(0.0, f64::max);
+                let parts: Vec<Box<dyn Shape<D>>> = centres
+                    .into_iter()
+                    .zip(&radii)
+                    .map(|(centre, &radius)| Box::new(Ball { centre, radius }) as Box<dyn Shape<D>>)
+                    .collect();
+                (
+                    Some(Box::new(Union { parts })),
+                    radii.iter().copied().fold(f64::INFINITY, f64::min),
+                    extent,
+                )
+            }
             ShapeSpec::Mesh { .. } => (None, f64::INFINITY, 0.0),
         })
     }

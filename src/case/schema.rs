@@ -138,6 +138,16 @@ pub enum ShapeSpec {
         /// The bars' width; default `diameter / 2`.
         bar: Option<f64>,
     },
+    /// The union of disks (2D) or balls (3D) centred at `centres`, of radius `radius` (all) or
+    /// `radii` (one each): clusters, dumbbells, the 3D sister of the tripole.
+    Spheres {
+        /// Their centres, `[x, y(, z)]` each.
+        centres: Vec<Vec<f64>>,
+        /// One radius for all.
+        radius: Option<f64>,
+        /// A radius for each centre.
+        radii: Option<Vec<f64>>,
+    },
     /// A Gmsh mesh of the body (path relative to the case file); all its cells are the body.
     Mesh {
         /// The file.
