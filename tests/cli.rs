@@ -250,15 +250,16 @@ fn bench_broad_reads_csv_and_rejects_bad_input() {
 fn run_writes_the_output_files_and_reports_errors() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("disk");
-    let (ok, stdout, err) = tumble(&[
-        "run",
-        "cases/dry_disk_wall.toml",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let (ok, stdout, err) = tumble(&["run", "cases/dry_disk_wall.toml", "--out", out.to_str().unwrap()]);
     assert!(ok, "{err}");
     assert!(stdout.contains("dry_disk_wall: 1 bodies, 10000 steps"), "{stdout}");
+    // Without a terminal, a line every tenth of the run instead of the bar.
+    let tenths: Vec<&str> = err.lines().filter(|l| l.contains(" % (")).collect();
+    assert_eq!(tenths.len(), 9, "{err}");
+    for (k, line) in tenths.iter().enumerate() {
+        let head = format!("{}0 % ({} of 10000 steps), ", k + 1, (k + 1) * 1000);
+        assert!(line.starts_with(&head) && line.ends_with(" left"), "{line}");
+    }
     for f in [
         "series.pvd",
         "bodies.csv",

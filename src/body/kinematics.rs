@@ -63,6 +63,8 @@ pub trait Kinematics<const D: usize> {
     fn inertia_times(s: &SMatrix<f64, D, D>, w: &Self::Angular) -> Self::Angular;
     /// `J⁻¹ t` for the same `J` (zero if `J` is singular).
     fn inertia_solve(s: &SMatrix<f64, D, D>, t: &Self::Angular) -> Self::Angular;
+    /// The smallest principal moment of the same `J`: `tr S` in 2D, `tr S − λ_max(S)` in 3D.
+    fn least_inertia(s: &SMatrix<f64, D, D>) -> f64;
     /// The angular acceleration `ω̇` of a body with body-frame inertia `i`, rotation `r` and angular
     /// velocity `w` under the torque `t` (Euler's equation in the world frame).
     fn angular_acceleration(
@@ -125,6 +127,9 @@ impl Kinematics<2> for Dim<2> {
             0.0
         }
     }
+    fn least_inertia(s: &SMatrix<f64, 2, 2>) -> f64 {
+        s.trace()
+    }
     fn angular_acceleration(i: &f64, _: &f64, _: &f64, t: &f64) -> f64 {
         t / i
     }
@@ -182,6 +187,9 @@ impl Kinematics<3> for Dim<3> {
             .cholesky()
             .map(|c| c.solve(t))
             .unwrap_or_else(Vector3::zeros)
+    }
+    fn least_inertia(s: &Matrix3<f64>) -> f64 {
+        s.trace() - s.symmetric_eigenvalues().max()
     }
     fn angular_acceleration(
         i: &Matrix3<f64>,

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use signal_hook::consts::{SIGINT, SIGTERM};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -182,20 +183,40 @@ impl Run<'_> {
             ProgressBar::new(0)
         };
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {msg} left")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         let mut plan = |plan: &Plan| self.approve(case, plan);
         let mut timer: Option<(Instant, usize)> = None;
         let mut estimated = false;
+        // Without a terminal (a batch job's log) the bar is not drawn: a line every tenth instead.
+        let mut tenths = (!self.quiet && !std::io::stderr().is_terminal()).then_some(0);
+        let started = Instant::now();
         let mut progress = |s: usize, n: usize| {
             bar.set_length(n as u64);
             bar.set_position(s as u64);
-            // The first step is timed out (it may fill caches and pools); three seconds of the
-            // steps after it give the estimate.
+            // The first step is timed out (it may fill caches and pools); the time left is the
+            // mean time of the steps since then (output included) times the steps left, and
+            // three seconds of them give the printed estimate.
             let (since, first) = *timer.get_or_insert((Instant::now(), s));
             let elapsed = since.elapsed().as_secs_f64();
-            if !estimated && elapsed >= 3.0 && s > first {
+            if s <= first {
+                return;
+            }
+            let left = duration(elapsed / (s - first) as f64 * n.saturating_sub(s) as f64);
+            bar.set_message(left.clone());
+            if let Some(done) = &mut tenths {
+                let tenth = 10 * s / n.max(1);
+                if tenth > *done && tenth < 10 {
+                    *done = tenth;
+                    eprintln!(
+                        "{}0 % ({s} of {n} steps), {} elapsed, about {left} left",
+                        tenth,
+                        duration(started.elapsed().as_secs_f64())
+                    );
+                }
+            }
+            if !estimated && elapsed >= 3.0 {
                 estimated = true;
                 let per_step = elapsed / (s - first) as f64;
                 let message = format!(
