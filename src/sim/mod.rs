@@ -207,9 +207,9 @@ where
     /// body of its own size, and `m_i` the mass a contact point moves with:
     /// `1/m_i = 1/m + ℓ²/J_min`, the turn about the least principal moment `J_min` adding to the
     /// translation. `ℓ² = R² − r²` bounds the squared lever of a force along the boundary's normal
-    /// (`R` the farthest boundary point from `G`, `r` the nearest: a convex body's support plane
+    /// (`R` the farthest boundary point from `G`, `r` the distance field's value at `G`: a convex body's support plane
     /// at a point is at least `r` from `G`); it is 0 for a ball. Without the turn a brick in a
-    /// pile (`ℓ²/J_min` 8 times `1/m`) was given a step at which it shook at hundreds of rad/s.
+    /// pile (`ℓ²/J_min` 6.5 times `1/m`) was given a step at which it shook at hundreds of rad/s.
     pub fn stable_time_step(&self) -> f64 {
         let m = &self.contact.model;
         self.bodies
@@ -217,7 +217,7 @@ where
             .map(|b| {
                 let g = &b.geometry;
                 let lever = 2.0 * g.radius;
-                let nearest = g.surface.points.iter().map(|p| p.norm()).fold(f64::INFINITY, f64::min);
+                let nearest = g.field.value(&Vector::<D>::zeros()).abs().min(g.radius);
                 let turn = (g.radius * g.radius - nearest * nearest).max(0.0)
                     / (b.density * <Dim<D> as Kinematics<D>>::least_inertia(&g.moments.second));
                 let mass = 1.0 / (1.0 / b.mass + turn);
