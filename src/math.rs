@@ -153,15 +153,13 @@ pub enum Feature {
 pub fn closest_feature_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> (Point<D>, Feature) {
     assert_dim::<D>();
     if D == 2 {
-        let (a, ab) = (p[0], p[1] - p[0]);
-        let len2 = ab.norm_squared();
-        let t = if len2 > 0.0 { (x - a).dot(&ab) / len2 } else { 0.0 };
+        let t = segment_parameter(x, &p[0], &p[1]);
         return if t <= 0.0 {
-            (a, Feature::Vertex(0))
+            (p[0], Feature::Vertex(0))
         } else if t >= 1.0 {
             (p[1], Feature::Vertex(1))
         } else {
-            (a + ab * t, Feature::Interior)
+            (p[0] + (p[1] - p[0]) * t, Feature::Interior)
         };
     }
     let (a, b, c) = (p[0], p[1], p[2]);
@@ -198,13 +196,19 @@ pub fn closest_feature_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) ->
 
 /// The point of the segment `[a, b]` closest to `x`.
 pub fn closest_point_on_segment<const D: usize>(x: &Point<D>, a: &Point<D>, b: &Point<D>) -> Point<D> {
+    a + (b - a) * segment_parameter(x, a, b).clamp(0.0, 1.0)
+}
+
+/// The parameter `t` of the projection `a + t (b − a)` of `x` on the line through `a` and `b`
+/// (unclamped; 0 for a degenerate segment).
+fn segment_parameter<const D: usize>(x: &Point<D>, a: &Point<D>, b: &Point<D>) -> f64 {
     let ab = b - a;
     let len2 = ab.norm_squared();
     if len2 == 0.0 {
-        return *a;
+        0.0
+    } else {
+        (x - a).dot(&ab) / len2
     }
-    let t = ((x - a).dot(&ab) / len2).clamp(0.0, 1.0);
-    a + ab * t
 }
 
 /// The closest points `(p, q)` of the segments `[a0, a1]` and `[b0, b1]` (Ericson, *Real-Time
