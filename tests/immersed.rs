@@ -14,7 +14,7 @@ use tumble::fluid::{BoundaryConditions, Convection, FlowField, P2Space, Unsteady
 use tumble::math::{Point, Vector};
 use tumble::mesh::SimplexMesh;
 use tumble::shape::{Ball, Ellipsoid, Shape};
-use tumble::sim::{Drag, Immersed, ImmersedOptions, SimError, Simulation};
+use tumble::sim::{BodyBoundary, Drag, Immersed, ImmersedOptions, SimError, Simulation};
 
 const PI: f64 = std::f64::consts::PI;
 
@@ -31,7 +31,7 @@ fn faxen(k: f64) -> f64 {
 
 /// One body of `shape` and density `rho_s` at `centre` in the closed channel of `file` (markers
 /// walls, bottom, top; no-slip everywhere), fluid density 1 and viscosity `mu`, gravity `g`
-/// downwards, Stokes flow, time step `dt`.
+/// downwards, Stokes flow, time step `dt`, the body's boundary seen as `boundary`.
 #[allow(clippy::too_many_arguments)]
 fn channel_body(
     file: &str,
@@ -42,6 +42,7 @@ fn channel_body(
     mu: f64,
     g: f64,
     dt: f64,
+    boundary: BodyBoundary,
 ) -> Result<Immersed<2>, SimError> {
     let space = P2Space::new(mesh);
     let mut bc = BoundaryConditions::<2>::default();
@@ -65,7 +66,11 @@ fn channel_body(
         Drag::default(),
         contact(range),
     );
-    Immersed::new(fluid, sim, ImmersedOptions::new(1.0))
+    let options = ImmersedOptions {
+        boundary,
+        ..ImmersedOptions::new(1.0)
+    };
+    Immersed::new(fluid, sim, options)
 }
 
 /// The tests' contact: Glowinski's law within `range`, stiffness 1e-4 against bodies and walls,
@@ -92,7 +97,7 @@ fn disk(a: f64) -> Ball<2> {
 
 /// The disk's settling speed at t = 0.4 (settled: it changes by less than 0.2 % after t = 0.3;
 /// the mesh is not symmetric, so the disk drifts sideways at 0.2 % of its speed).
-fn settling_speed(file: &str, rho_s: f64, g: f64) -> f64 {
+fn settling_speed(file: &str, rho_s: f64, g: f64, boundary: BodyBoundary) -> f64 {
     let mesh = read(file);
     let mut c = channel_body(
         file,
@@ -103,6 +108,7 @@ fn settling_speed(file: &str, rho_s: f64, g: f64) -> f64 {
         1.0,
         g,
         0.01,
+        boundary,
     )
     .unwrap();
     for _ in 0..40 {
@@ -114,20 +120,44 @@ fn settling_speed(file: &str, rho_s: f64, g: f64) -> f64 {
 }
 
 /// The issue's case: a = 0.125 between walls 2 apart (k = 0.125), ρ_s = 1.01, ρ_f = 1, μ = 1,
-/// g = 981: Faxén gives U = 0.045612. On the mesh refined to h = 0.02 around the disk the terminal
-/// velocity is 1.6 % fast, at h = 0.01 0.9 % fast (observed order 0.9: the disk is seen through
-/// the velocity nodes inside it); the issue asks 3 %. With ρ_s = 3 and g scaled to the same
-/// weight, the same velocity to 3 %: the scheme is not limited to small density ratios.
+/// g = 981: Faxén gives U = 0.045612.
+///
+/// With the boundary on the surface (ghost dofs, [`BodyBoundary::Surface`]) on the meshes refined
+/// to h = 0.02, 0.01, 0.005 around the disk: −0.26 %, −0.045 %, +0.004 % (second order and
+/// better); the issue asks 0.3 % on the committed mesh (h = 0.01) and an order of at least 1.5.
+/// With ρ_s = 3 and g scaled to the same weight, the same velocity: the scheme is not limited to
+/// small density ratios.
+///
+/// With the nodes inside the disk held ([`BodyBoundary::Nodes`]): 1.6 % fast at h = 0.02, 0.9 % at
+/// h = 0.01 (first order: the disk the fluid sees is smaller by a fraction of the dof spacing).
 #[test]
 fn stokes_sedimentation_between_walls_matches_faxen_and_converges() {
     let (a, mu) = (0.125, 1.0);
     let exact = |rho_s: f64, g: f64| (rho_s - 1.0) * PI * a * a * g / (faxen(a) * mu);
-    let coarse = settling_speed("meshes/stokes_sedimentation_0.02.msh", 1.01, 981.0) / exact(1.01, 981.0) - 1.0;
-    let fine = settling_speed("meshes/stokes_sedimentation_0.01.msh", 1.01, 981.0) / exact(1.01, 981.0) - 1.0;
-    let heavy = settling_speed("meshes/stokes_sedimentation_0.02.msh", 3.0, 4.905) / exact(3.0, 4.905) - 1.0;
+    let error = |h: &str, rho_s: f64, g: f64, boundary| {
+        let file = format!("meshes/stokes_sedimentation_{h}.msh");
+        settling_speed(&file, rho_s, g, boundary) / exact(rho_s, g) - 1.0
+    };
+    let surface: Vec<f64> = ["0.02", "0.01", "0.005"]
+        .iter()
+        .map(|h| error(h, 1.01, 981.0, BodyBoundary::Surface))
+        .collect();
+    let heavy = error("0.02", 3.0, 4.905, BodyBoundary::Surface);
+    let order = (surface[0] / surface[1]).abs().log2();
+    println!(
+        "surface: relative errors at h 0.02, 0.01, 0.005: {surface:+.5?} (order {order:.2}); ρ_s = 3: {heavy:+.5}"
+    );
+    assert!(
+        surface[1].abs() <= 3e-3 && surface[2].abs() < surface[1].abs(),
+        "{surface:?}"
+    );
+    assert!(order >= 1.5, "order {order}");
+    assert!((heavy - surface[0]).abs() < 2e-3, "ρ_s = 3: {heavy}");
+    let coarse = error("0.02", 1.01, 981.0, BodyBoundary::Nodes);
+    let fine = error("0.01", 1.01, 981.0, BodyBoundary::Nodes);
     let order = (coarse / fine).log2();
-    println!("relative errors: h 0.02 {coarse:+.4}, h 0.01 {fine:+.4} (order {order:.2}); ρ_s = 3: {heavy:+.4}");
-    assert!(coarse.abs() < 0.03 && fine.abs() < 0.015 && heavy.abs() < 0.03);
+    println!("nodes: relative errors at h 0.02, 0.01: {coarse:+.4}, {fine:+.4} (order {order:.2})");
+    assert!(coarse > 0.0 && coarse < 0.03 && fine > 0.0 && fine < 0.015);
     assert!(order > 0.7, "order {order}");
 }
 
@@ -140,12 +170,15 @@ fn neutrally_buoyant_body_in_fluid_at_rest_stays_at_rest() {
     let ellipse = Ellipsoid {
         semi_axes: [0.15, 0.06],
     };
-    let mut c = channel_body(file, &mesh, &ellipse, 1.0, Point::<2>::new(0.9, 5.9), 0.1, 981.0, 0.01).unwrap();
-    c.bodies.bodies[0].rotation = 0.4;
-    let (speed, u_max) = run_at_rest(&mesh, &mut c, 20);
-    let spin = c.bodies.bodies[0].angular_velocity;
-    println!("|v| {speed:.2e}, ω {spin:.2e}, max |u| {u_max:.2e}");
-    assert!(speed < 1e-10 && spin.abs() < 1e-10 && u_max < 1e-10);
+    for boundary in [BodyBoundary::Nodes, BodyBoundary::Surface] {
+        let centre = Point::<2>::new(0.9, 5.9);
+        let mut c = channel_body(file, &mesh, &ellipse, 1.0, centre, 0.1, 981.0, 0.01, boundary).unwrap();
+        c.bodies.bodies[0].rotation = 0.4;
+        let (speed, u_max) = run_at_rest(&mesh, &mut c, 20);
+        let spin = c.bodies.bodies[0].angular_velocity;
+        println!("{boundary:?}: |v| {speed:.2e}, ω {spin:.2e}, max |u| {u_max:.2e}");
+        assert!(speed < 1e-10 && spin.abs() < 1e-10 && u_max < 1e-10);
+    }
 }
 
 /// Steps a body in a fluid at rest `steps` times: its speed and the fluid's largest speed.
@@ -175,6 +208,7 @@ fn bad_bodies_are_refused_with_their_names() {
         1.0,
         981.0,
         0.01,
+        BodyBoundary::Nodes,
     );
     let message = light.err().expect("a light body was accepted").to_string();
     assert!(message.contains("'body' is lighter than the fluid"), "{message}");
@@ -187,6 +221,7 @@ fn bad_bodies_are_refused_with_their_names() {
         1.0,
         981.0,
         0.01,
+        BodyBoundary::Nodes,
     );
     let message = outside.err().expect("a body outside was accepted").to_string();
     assert!(message.contains("body 'body' is not inside the domain"), "{message}");
@@ -243,7 +278,10 @@ fn stokes_sedimentation_case_writes_its_outputs() {
     let exact = 0.01 * PI * 0.125 * 0.125 * 981.0 / faxen(0.125);
     let u = s.terminal_velocity.expect("settled");
     println!("terminal velocity {u:.6} (Faxén {exact:.6}), Re {:.4}", s.max_reynolds);
-    assert!((u / exact - 1.0).abs() < 0.03);
+    assert!(
+        (u / exact - 1.0).abs() < 0.005,
+        "the case's surface boundary: 0.26 % on this mesh"
+    );
     assert!((s.max_reynolds - 1.01 * s.max_speed * 0.25).abs() < 1e-12);
     assert!(s.final_gap.is_none() && s.min_body_gap.is_none(), "far from the walls");
     let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();

@@ -241,6 +241,23 @@ where
         self.geometry.field.value(&self.to_body(x))
     }
 
+    /// The point of the body's surface closest to the world point `x` and the outward unit normal
+    /// there, by two projections along the field's gradient, `y ← y − D(y) ∇D(y)/|∇D(y)|` from
+    /// `y = x` (the second corrects the first's error from the gradient's change, `O(D² κ)`).
+    /// `None` where the field has no gradient (outside its lattice, or at a medial point).
+    pub fn surface_point(&self, x: &Point<D>) -> Option<(Point<D>, Vector<D>)> {
+        let field = &self.geometry.field;
+        let mut y = self.to_body(x);
+        let mut normal = Vector::<D>::zeros();
+        for _ in 0..2 {
+            normal = field.smooth_gradient(&y).try_normalize(1e-3)?;
+            y -= normal * field.value(&y);
+        }
+        let normal = field.smooth_gradient(&y).try_normalize(1e-3).unwrap_or(normal);
+        let m = self.matrix();
+        Some((self.position + m * y, m * normal))
+    }
+
     /// The velocity of the body's material point at world position `x`: `v + ω × (x − G)`.
     pub fn point_velocity(&self, x: &Point<D>) -> Vector<D> {
         self.velocity + <Dim<D> as Kinematics<D>>::spin(&self.angular_velocity, &(x - self.position))

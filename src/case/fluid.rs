@@ -15,7 +15,7 @@
 
 use super::control::{Control, Plan, RunHeader};
 use super::output::{prepare_output, step_count};
-use super::schema::{ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
+use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
@@ -25,6 +25,7 @@ use crate::fluid::{
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
+use crate::sim::BodyBoundary;
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -49,6 +50,8 @@ pub struct FlowCase<const D: usize> {
     pub convection: Convection,
     /// How unsteady steps couple velocity and pressure.
     pub scheme: Scheme,
+    /// How the fluid sees bodies' boundaries.
+    pub body_boundary: BodyBoundary,
     /// What to measure.
     pub report: Report,
     /// The force on the reported marker, set up once.
@@ -317,6 +320,10 @@ impl Case {
             steady,
             convection,
             scheme,
+            body_boundary: match spec.body_boundary {
+                Some(BodyBoundarySpec::Surface) => BodyBoundary::Surface,
+                Some(BodyBoundarySpec::Nodes) | None => BodyBoundary::Nodes,
+            },
             report,
         })
     }

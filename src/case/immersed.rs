@@ -250,7 +250,11 @@ where
         file: case.path.clone(),
         cause: Box::new(cause),
     };
-    let mut immersed = Immersed::new(fluid, sim, ImmersedOptions::new(flow.density)).map_err(sim_error)?;
+    let options = ImmersedOptions {
+        boundary: flow.body_boundary,
+        ..ImmersedOptions::new(flow.density)
+    };
+    let mut immersed = Immersed::new(fluid, sim, options).map_err(sim_error)?;
     let setup_seconds = case_setup_seconds + setup.elapsed().as_secs_f64();
     let h_min = (0..flow.mesh.num_cells() as u32)
         .map(|c| {

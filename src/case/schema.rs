@@ -210,6 +210,11 @@ pub struct FluidSpec {
     /// stable at larger steps, about 2.4x the time per step in 2D; `"coupled"`, its former name,
     /// is read as the same).
     pub scheme: Option<SchemeSpec>,
+    /// How the fluid sees the bodies' boundaries: `"nodes"` (the velocity nodes inside a body
+    /// move with it; first order in h, robust at any Reynolds number; the default) or
+    /// `"surface"` (the nodes within a cell of the surface hold the rigid motion at the surface
+    /// itself, by extrapolation from the fluid; second order in Stokes flow).
+    pub body_boundary: Option<BodyBoundarySpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
     /// `{ pressure = p0 }`.
@@ -220,6 +225,16 @@ pub struct FluidSpec {
     pub curved: Vec<CurvedSpec>,
     /// Forces and pressure difference to report; default none.
     pub report: Option<ReportSpec>,
+}
+
+/// How the fluid sees the bodies' boundaries (`[fluid] body_boundary`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BodyBoundarySpec {
+    /// `"nodes"`.
+    Nodes,
+    /// `"surface"`.
+    Surface,
 }
 
 /// The treatment of convection in unsteady runs (`[fluid] convection`).

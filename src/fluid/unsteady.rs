@@ -474,6 +474,11 @@ impl<const D: usize> Unsteady<D> {
         (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
     }
 
+    /// The velocity a step back, `ũ^{k−1}`, at every P2 dof.
+    pub fn previous_velocity(&self) -> &[Vector<D>] {
+        &self.previous
+    }
+
     /// `∂u/∂t` now, at every P2 dof, into `out`, by the scheme's own formula: BDF2
     /// `(3u^{k+1} − 4u^k + u^{k−1})/(2Δt)`, backward Euler after the first step, zero before it
     /// (for the force on a boundary, [`super::BoundaryForce`]).

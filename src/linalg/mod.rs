@@ -29,7 +29,7 @@ pub mod supernodal_lu;
 pub mod tree_split;
 
 pub use cholesky::{Reach, SpdSolver};
-pub use gmres::gmres;
+pub use gmres::{gmres, restarted_gmres};
 pub use pivoted_lu::PivotedLu;
 pub use saddle::Saddle;
 pub use sparse::{csc_mul, Csr};

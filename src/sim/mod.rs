@@ -20,7 +20,7 @@ pub mod immersed;
 pub mod state;
 
 pub use grid::PointGrid;
-pub use immersed::{Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
+pub use immersed::{BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
 pub use state::{BodyState, SimulationState, StateError};
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
