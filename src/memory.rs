@@ -82,6 +82,14 @@ fn resident() -> Option<f64> {
     Some(pages * 4096.0)
 }
 
+/// The process's peak resident memory (`VmHWM` in `/proc/self/status`), in bytes.
+pub fn peak_resident() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024.0)
+}
+
 /// `MemAvailable` from `/proc/meminfo`, in bytes.
 fn available_on_system() -> Option<f64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -27,7 +27,7 @@ fn laplacian_1d(n: usize) -> (tumble::linalg::sparse::Csr, Vec<bool>, f64) {
 /// two right-hand sides at once (different boundary values), on both factorisations.
 #[test]
 fn spd_solver_eliminates_prescribed_values_symmetrically() {
-    use tumble::linalg::cholesky::SpdSolver;
+    use tumble::linalg::SpdSolver;
     let n = 41;
     let (matrix, prescribed, h) = laplacian_1d(n);
     let ends = [(1.0, -2.0), (0.5, 3.0)];
@@ -57,7 +57,7 @@ fn spd_solver_eliminates_prescribed_values_symmetrically() {
 /// at once; the simplicial factor visits only part of itself, the supernodal one does a full solve.
 #[test]
 fn spd_solver_solves_at_a_few_unknowns() {
-    use tumble::linalg::cholesky::{Reach, SpdSolver};
+    use tumble::linalg::{Reach, SpdSolver};
     let (matrix, prescribed, h) = laplacian_1d(201);
     // Node 0 is prescribed: its load is ignored and its value is zero.
     let at = [17u32, 60, 0, 61, 150];

@@ -1,9 +1,10 @@
 //! The memory budget (`TUMBLE_MEMORY_LIMIT`) stops a factorisation between its symbolic and
-//! numeric phases with an error saying how much it would need. One test in its own binary: it
+//! numeric phases with an error saying how much it would need, and the automatic choice of
+//! solver then iterates instead. One test in its own binary: it
 //! sets the process's environment, which no other test here reads concurrently.
 
 use tumble::linalg::Csr;
-use tumble::linalg::{FactorError, SpdSolver};
+use tumble::linalg::{FactorError, SpdMethod, SpdSolver};
 use tumble::memory::MemoryError;
 
 /// The 5-point Laplacian on an `m × m` grid (plus the identity), no unknown prescribed.
@@ -51,6 +52,23 @@ fn a_factor_beyond_the_budget_is_refused_before_its_numeric_phase() {
         Err(e) => panic!("expected a memory error, got {e}"),
         Ok(_) => panic!("expected a memory error, the factor was made"),
     }
+    // The automatic choice takes the iterative path there, and solves to its tolerance: the
+    // residual of the 400² system with a right-hand side of ones, relative to it.
+    let mut solver = SpdSolver::with_method(&large, &vec![false; 160_000], (1, false), SpdMethod::Auto, None).unwrap();
+    assert_eq!(solver.name(), "amg-cg");
+    let b = vec![1.0; 160_000];
+    let mut x = faer::Mat::<f64>::from_fn(160_000, 1, |i, _| b[i]);
+    solver.solve_in_place(x.as_mut());
+    let column: Vec<f64> = (0..160_000).map(|i| x[(i, 0)]).collect();
+    let mut ax = vec![0.0; 160_000];
+    large.mul(&column, &mut ax);
+    let residual = ax.iter().zip(&b).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / 400.0;
+    assert!(residual < 1e-8, "relative residual {residual:e}");
+    assert!(
+        solver.last_iterations() <= 20,
+        "{} iterations",
+        solver.last_iterations()
+    );
     std::env::set_var("TUMBLE_MEMORY_LIMIT", "8 lots");
     assert!(matches!(
         SpdSolver::new(&small, &vec![false; 400], 1, false),

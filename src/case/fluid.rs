@@ -15,14 +15,15 @@
 
 use super::control::{Control, Plan, RunHeader};
 use super::output::{prepare_output, step_count};
-use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec};
+use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec, SolverSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, Scheme, SteadyProblem,
-    Unsteady,
+    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, Scheme, Solvers,
+    SteadyProblem, Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
+use crate::linalg::SpdMethod;
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use crate::sim::BodyBoundary;
@@ -52,6 +53,8 @@ pub struct FlowCase<const D: usize> {
     pub scheme: Scheme,
     /// How the fluid sees bodies' boundaries.
     pub body_boundary: BodyBoundary,
+    /// How the step's constant systems are solved.
+    pub solver: SpdMethod,
     /// What to measure.
     pub report: Report,
     /// The force on the reported marker, set up once.
@@ -107,6 +110,9 @@ pub struct FlowSummary {
     pub cells: usize,
     /// Velocity unknowns (components × P2 dofs).
     pub velocity_unknowns: usize,
+    /// How the unsteady step's velocity, pressure and mass systems were solved (`"cholesky"` or
+    /// `"amg-cg"`, `[fluid] solver`); `null` for a steady flow.
+    pub linear_solvers: Option<Solvers>,
     /// Pressure unknowns.
     pub pressure_unknowns: usize,
     /// Newton iterations (steady).
@@ -324,6 +330,11 @@ impl Case {
                 Some(BodyBoundarySpec::Surface) => BodyBoundary::Surface,
                 Some(BodyBoundarySpec::Nodes) | None => BodyBoundary::Nodes,
             },
+            solver: match spec.solver {
+                Some(SolverSpec::Direct) => SpdMethod::Direct,
+                Some(SolverSpec::Iterative) => SpdMethod::Iterative,
+                Some(SolverSpec::Auto) | None => SpdMethod::Auto,
+            },
             report,
         })
     }
@@ -354,14 +365,13 @@ impl<const D: usize> FlowCase<D> {
             velocity: vec![Vector::<D>::zeros(); self.space.len()],
             pressure: vec![0.0; self.mesh.num_points()],
         };
-        let mut stepper = Unsteady::new(
+        let mut stepper = Unsteady::with_method(
             &self.mesh,
             self.space.clone(),
-            self.nu,
-            dt,
+            (self.nu, dt),
             self.boundary.clone(),
-            rest,
-            0.0,
+            (rest, 0.0),
+            self.solver,
         )
         .map_err(|e| case.fluid_error(e))?;
         stepper.set_convection(self.convection);
@@ -453,6 +463,7 @@ pub fn run_flow<const D: usize>(
         mode: if flow.steady { "steady" } else { "unsteady" }.into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
+        linear_solvers: None,
         pressure_unknowns: flow.mesh.num_points(),
         newton_iterations: None,
         steps: 0,
@@ -542,6 +553,7 @@ fn run_unsteady<const D: usize>(
     let csv_every = output.csv_every.unwrap_or(1).max(1);
     let mut stepper = flow.stepper(case, dt)?;
     seconds.setup += stepper.seconds.setup;
+    summary.linear_solvers = Some(stepper.solvers());
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
     let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };
     let mut history: Vec<(f64, Measured<D>)> = Vec::new();

@@ -20,7 +20,7 @@ use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::WALL;
-use crate::fluid::{Convection, Scheme};
+use crate::fluid::{Convection, Scheme, Solvers};
 use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::Vector;
 use crate::sim::{Immersed, ImmersedOptions};
@@ -55,6 +55,9 @@ pub struct ImmersedSummary {
     pub cells: usize,
     /// Velocity unknowns.
     pub velocity_unknowns: usize,
+    /// How the velocity, pressure and mass systems were solved: `"cholesky"` (a factor) or
+    /// `"amg-cg"` (conjugate gradients and algebraic multigrid), `[fluid] solver`.
+    pub linear_solvers: Solvers,
     /// Bodies.
     pub bodies: usize,
     /// Steps done.
@@ -461,6 +464,7 @@ where
         mode: "immersed".into(),
         cells: flow.mesh.num_cells(),
         velocity_unknowns: D * flow.space.len(),
+        linear_solvers: immersed.fluid.solvers(),
         bodies: immersed.bodies.bodies.len(),
         steps: steps_done,
         time: immersed.bodies.time,

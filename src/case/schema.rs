@@ -215,6 +215,11 @@ pub struct FluidSpec {
     /// `"surface"` (the nodes within a cell of the surface hold the rigid motion at the surface
     /// itself, by extrapolation from the fluid; second order in Stokes flow).
     pub body_boundary: Option<BodyBoundarySpec>,
+    /// How the constant systems of a step are solved: `"auto"` (the default: Cholesky factors
+    /// where they fit and are fast, conjugate gradients preconditioned by algebraic multigrid
+    /// where a factor would not fit or would fill too much, large 3D meshes), `"direct"` or
+    /// `"iterative"`.
+    pub solver: Option<SolverSpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
     /// `{ pressure = p0 }`.
@@ -225,6 +230,18 @@ pub struct FluidSpec {
     pub curved: Vec<CurvedSpec>,
     /// Forces and pressure difference to report; default none.
     pub report: Option<ReportSpec>,
+}
+
+/// How the constant systems are solved (`[fluid] solver`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverSpec {
+    /// `"auto"`.
+    Auto,
+    /// `"direct"`.
+    Direct,
+    /// `"iterative"`.
+    Iterative,
 }
 
 /// How the fluid sees the bodies' boundaries (`[fluid] body_boundary`).

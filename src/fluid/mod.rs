@@ -23,4 +23,4 @@ pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
 pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
-pub use unsteady::{Carried, Convection, Response, Scheme, StepSeconds, Unsteady, UnsteadyState};
+pub use unsteady::{Carried, Convection, Response, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

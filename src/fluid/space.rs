@@ -14,6 +14,7 @@
 //! ([`CellMap::at`]). The pressure (P1) basis is linear in `x̂`. This removes the `O(h²)` error of
 //! a polygonal boundary, which otherwise caps the accuracy of forces on curved obstacles.
 
+use crate::linalg::Csr;
 use crate::math::{self, Point, Vector};
 use crate::mesh::{MeshError, SimplexMesh};
 use std::collections::HashMap;
@@ -83,6 +84,19 @@ impl<const D: usize> P2Space<D> {
             nodes,
             curved: vec![false; mesh.num_cells()],
         }
+    }
+
+    /// The interpolation of P1 functions (values at the vertices) into this space, an
+    /// `n₂ × n₁` matrix: a vertex dof takes its vertex's value, an edge's the mean of its two
+    /// ends. The coarse level of the velocity's multigrid ([`crate::linalg::iterative`]).
+    pub fn p1_prolongation(&self) -> Csr {
+        let mut t: Vec<(u32, u32, f64)> = (0..self.vertices as u32).map(|k| (k, k, 1.0)).collect();
+        for (e, &[a, b]) in self.edges.iter().enumerate() {
+            let k = (self.vertices + e) as u32;
+            t.push((k, a, 0.5));
+            t.push((k, b, 0.5));
+        }
+        Csr::from_triplets(self.len(), self.vertices, t)
     }
 
     /// Curves the boundary facets carrying any of `markers`: the midpoint of each of their edges

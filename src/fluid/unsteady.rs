@@ -36,7 +36,7 @@ use super::monolithic::MonolithicSystem;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
-use crate::linalg::{Csr, Reach, SpdSolver};
+use crate::linalg::{Csr, Reach, SpdMethod, SpdSolver};
 use crate::math::{flatten, unflatten_into, Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
@@ -222,6 +222,17 @@ pub struct Unsteady<const D: usize> {
     pub seconds: StepSeconds,
 }
 
+/// How each constant system of a step is solved ([`Unsteady::solvers`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Solvers {
+    /// The velocity system `(3/(2Δt)) M + ν K`.
+    pub velocity: &'static str,
+    /// The pressure correction's Poisson system.
+    pub pressure: &'static str,
+    /// The P1 mass matrix (the divergence's projection).
+    pub mass: &'static str,
+}
+
 /// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
 /// what a constraint inside a step ([`Unsteady::step_constrained`]) needs to apply `A⁻¹`.
 pub struct Response<'a, const D: usize> {
@@ -276,7 +287,8 @@ impl<const D: usize> Response<'_, D> {
 impl<const D: usize> Unsteady<D> {
     /// A stepper for viscosity `nu` and time step `dt` on `mesh` with the velocity space `space`
     /// (curved or not, see [`P2Space::curve_boundary`]), starting from `initial` at time `t0`;
-    /// assembles and factors the constant matrices.
+    /// assembles and factors the constant matrices (or, where a factor would not fit or would be
+    /// slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
     pub fn new(
         mesh: &SimplexMesh<D>,
         space: P2Space<D>,
@@ -285,6 +297,19 @@ impl<const D: usize> Unsteady<D> {
         boundary: BoundaryConditions<D>,
         initial: FlowField<D>,
         t0: f64,
+    ) -> Result<Self, FluidError> {
+        Self::with_method(mesh, space, (nu, dt), boundary, (initial, t0), SpdMethod::Auto)
+    }
+
+    /// [`new`](Self::new) with the constant matrices solved by `method`; `(nu, dt)` the viscosity
+    /// and the time step, `(initial, t0)` the start.
+    pub fn with_method(
+        mesh: &SimplexMesh<D>,
+        space: P2Space<D>,
+        (nu, dt): (f64, f64),
+        boundary: BoundaryConditions<D>,
+        (initial, t0): (FlowField<D>, f64),
+        method: SpdMethod,
     ) -> Result<Self, FluidError> {
         let start = Instant::now();
         boundary.check(mesh)?;
@@ -312,10 +337,12 @@ impl<const D: usize> Unsteady<D> {
             fixed.push(dofs);
         }
         let velocity = Csr::combine(1.5 / dt, &mass2, nu, &stiffness2);
-        let factor = |m: &Csr, prescribed: &[bool], columns: usize| {
-            SpdSolver::new(m, prescribed, columns, D == 3).map_err(FluidError::from)
+        let factor = |m: &Csr, prescribed: &[bool], columns: usize, coarse: Option<&Csr>| {
+            SpdSolver::with_method(m, prescribed, (columns, D == 3), method, coarse).map_err(FluidError::from)
         };
-        let velocity_solver = factor(&velocity, &is_fixed, D)?;
+        let p1 = (method != SpdMethod::Direct).then(|| space.p1_prolongation());
+        let velocity_solver = factor(&velocity, &is_fixed, D, p1.as_ref())?;
+        drop(p1);
         let mut phi_fixed = vec![false; n1];
         if boundary.pressure.is_empty() {
             phi_fixed[0] = true;
@@ -330,8 +357,8 @@ impl<const D: usize> Unsteady<D> {
         }
         let mut pressure_load = vec![0.0; D * n2];
         space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
-        let poisson_solver = factor(&stiffness1, &phi_fixed, 1)?;
-        let mass1_solver = factor(&mass1, &vec![false; n1], 1)?;
+        let poisson_solver = factor(&stiffness1, &phi_fixed, 1, None)?;
+        let mass1_solver = factor(&mass1, &vec![false; n1], 1, None)?;
         let seconds = StepSeconds {
             setup: start.elapsed().as_secs_f64(),
             ..StepSeconds::default()
@@ -366,6 +393,26 @@ impl<const D: usize> Unsteady<D> {
             constraint_solves: 0,
             seconds,
         })
+    }
+
+    /// How the velocity, pressure-correction and P1 mass systems are solved (`"cholesky"` or
+    /// `"amg-cg"` each).
+    pub fn solvers(&self) -> Solvers {
+        Solvers {
+            velocity: self.velocity_solver.name(),
+            pressure: self.poisson_solver.name(),
+            mass: self.mass1_solver.name(),
+        }
+    }
+
+    /// The conjugate-gradient iterations of the last solve of the velocity, pressure-correction
+    /// and P1 mass systems (zero for those factored).
+    pub fn iterations(&self) -> (usize, usize, usize) {
+        (
+            self.velocity_solver.last_iterations(),
+            self.poisson_solver.last_iterations(),
+            self.mass1_solver.last_iterations(),
+        )
     }
 
     /// The P2 space.
@@ -757,78 +804,91 @@ fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) 
     let (n2, n1) = (space.len(), mesh.num_points());
     let nb = p2_count(D);
     let rule = Quadrature::<D>::exact_to(4);
-    type Entries = Vec<(u32, u32, f64)>;
-    let parts: Vec<[Entries; 5]> = (0..mesh.num_cells() as u32)
-        .into_par_iter()
-        .map(|c| {
-            let map = space.cell_map(mesh, c);
-            let dofs = space.dofs(c);
-            let vertices = mesh.cell(c);
-            let mut m2 = [[0.0; 10]; 10];
-            let mut k2 = [[0.0; 10]; 10];
-            let mut b = [[[0.0; 3]; 10]; 4];
-            let mut m1 = [[0.0; 4]; 4];
-            let mut k1 = [[0.0; 4]; 4];
-            for (l, w) in rule.points.iter().zip(&rule.weights) {
-                let Local {
-                    phi,
-                    grad,
-                    grad_l,
-                    measure,
-                    ..
-                } = map.at(l);
-                let w = w * measure;
-                for i in 0..nb {
-                    for j in 0..nb {
-                        m2[i][j] += w * phi[i] * phi[j];
-                        k2[i][j] += w * grad[i].dot(&grad[j]);
+    let cells = mesh.num_cells();
+    let dofs = |c: usize| space.dofs(c as u32).to_vec();
+    let vertices = |c: usize| mesh.cell(c as u32).to_vec();
+    let components = |c: usize| {
+        let d = space.dofs(c as u32);
+        (0..D)
+            .flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k))
+            .collect()
+    };
+    let mut m2 = Csr::pattern(n2, n2, cells, dofs, dofs);
+    let mut k2 = m2.clone();
+    let mut b = Csr::pattern(n1, D * n2, cells, vertices, components);
+    let mut m1 = Csr::pattern(n1, n1, cells, vertices, vertices);
+    let mut k1 = m1.clone();
+    /// A cell's element matrices: P2 mass and stiffness, the divergence's rows, P1 mass and
+    /// stiffness.
+    type Element = (
+        [[f64; 10]; 10],
+        [[f64; 10]; 10],
+        [[[f64; 3]; 10]; 4],
+        [[f64; 4]; 4],
+        [[f64; 4]; 4],
+    );
+    // Element matrices computed in parallel a block of cells at a time, added in sequence (the
+    // cells of a block share rows).
+    const BLOCK: usize = 8192;
+    let mut block: Vec<Element> = Vec::with_capacity(BLOCK);
+    for first in (0..cells).step_by(BLOCK) {
+        let last = (first + BLOCK).min(cells);
+        (first..last)
+            .into_par_iter()
+            .map(|c| {
+                let map = space.cell_map(mesh, c as u32);
+                let mut e: Element = Default::default();
+                let (m2, k2, b, m1, k1) = (&mut e.0, &mut e.1, &mut e.2, &mut e.3, &mut e.4);
+                for (l, w) in rule.points.iter().zip(&rule.weights) {
+                    let Local {
+                        phi,
+                        grad,
+                        grad_l,
+                        measure,
+                        ..
+                    } = map.at(l);
+                    let w = w * measure;
+                    for i in 0..nb {
+                        for j in 0..nb {
+                            m2[i][j] += w * phi[i] * phi[j];
+                            k2[i][j] += w * grad[i].dot(&grad[j]);
+                        }
+                        for m in 0..=D {
+                            for d in 0..D {
+                                b[m][i][d] -= w * l[m] * grad[i][d];
+                            }
+                        }
                     }
-                    for m in 0..=D {
-                        for d in 0..D {
-                            b[m][i][d] -= w * l[m] * grad[i][d];
+                    for a in 0..=D {
+                        for e in 0..=D {
+                            m1[a][e] += w * l[a] * l[e];
+                            k1[a][e] += w * grad_l[a].dot(&grad_l[e]);
                         }
                     }
                 }
-                for a in 0..=D {
-                    for e in 0..=D {
-                        m1[a][e] += w * l[a] * l[e];
-                        k1[a][e] += w * grad_l[a].dot(&grad_l[e]);
-                    }
-                }
-            }
-            let mut out: [Entries; 5] = Default::default();
+                e
+            })
+            .collect_into_vec(&mut block);
+        for (c, (em2, ek2, eb, em1, ek1)) in (first..last).zip(&block) {
+            let (dofs, vertices) = (space.dofs(c as u32), mesh.cell(c as u32));
             for i in 0..nb {
                 for j in 0..nb {
-                    out[0].push((dofs[i], dofs[j], m2[i][j]));
-                    out[1].push((dofs[i], dofs[j], k2[i][j]));
+                    m2.add(dofs[i], dofs[j], em2[i][j]);
+                    k2.add(dofs[i], dofs[j], ek2[i][j]);
                 }
                 for (m, &q) in vertices.iter().enumerate() {
-                    for (d, &value) in b[m][i][..D].iter().enumerate() {
-                        out[2].push((q, (d * n2) as u32 + dofs[i], value));
+                    for (d, &value) in eb[m][i][..D].iter().enumerate() {
+                        b.add(q, (d * n2) as u32 + dofs[i], value);
                     }
                 }
             }
             for (a, &va) in vertices.iter().enumerate() {
                 for (e, &ve) in vertices.iter().enumerate() {
-                    out[3].push((va, ve, m1[a][e]));
-                    out[4].push((va, ve, k1[a][e]));
+                    m1.add(va, ve, em1[a][e]);
+                    k1.add(va, ve, ek1[a][e]);
                 }
             }
-            out
-        })
-        .collect();
-    let mut merged: [Entries; 5] = Default::default();
-    for part in parts {
-        for (m, p) in merged.iter_mut().zip(part) {
-            m.extend(p);
         }
     }
-    let [m2, k2, b, m1, k1] = merged;
-    (
-        Csr::from_triplets(n2, n2, m2),
-        Csr::from_triplets(n2, n2, k2),
-        Csr::from_triplets(n1, D * n2, b),
-        Csr::from_triplets(n1, n1, m1),
-        Csr::from_triplets(n1, n1, k1),
-    )
+    (m2, k2, b, m1, k1)
 }

@@ -9,7 +9,7 @@ mod pvd;
 mod vtu;
 
 pub use atomic::{write_atomically, write_json, PartFile};
-pub use plot::{plot_curves, Curve};
+pub use plot::{plot_curves, plot_xy, Curve};
 pub use pvd::{PvdEntry, PvdSeries};
 pub use vtu::{write_mesh_vtu, write_simplices_vtu, Field};
 

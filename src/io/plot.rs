@@ -21,6 +21,11 @@ pub struct Curve {
 /// Writes a 900 × 600 PNG at `path` with `curves` against time, whole (drawn into a temporary
 /// `.<name>.tmp.png` next to it, then renamed).
 pub fn plot_curves(path: &Path, title: &str, y_label: &str, curves: &[Curve]) -> Result<(), OutputError> {
+    plot_xy(path, title, "time", y_label, curves)
+}
+
+/// [`plot_curves`] with the abscissa named `x_label`.
+pub fn plot_xy(path: &Path, title: &str, x_label: &str, y_label: &str, curves: &[Curve]) -> Result<(), OutputError> {
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         // The font is a valid TTF compiled in: registering it cannot fail.
@@ -58,7 +63,7 @@ pub fn plot_curves(path: &Path, title: &str, y_label: &str, curves: &[Curve]) ->
             .build_cartesian_2d(t0..t1, y0..y1)?;
         chart
             .configure_mesh()
-            .x_desc("time")
+            .x_desc(x_label)
             .y_desc(y_label)
             .label_style(("sans-serif", 16))
             .draw()?;

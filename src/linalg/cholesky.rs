@@ -34,7 +34,7 @@
 //! beyond 2³² entries is an error. (Its values in single precision did not make the solves
 //! faster.)
 //!
-//! **Solves at a few unknowns** ([`SpdSolver::solve_at`]): when the right-hand side is zero
+//! **Solves at a few unknowns** ([`CholeskySolver::solve_at`]): when the right-hand side is zero
 //! except at a set `S` of unknowns and only the solution at `S` is wanted (the rigid bodies'
 //! constraint, [`crate::sim::Immersed`]), only the columns of `L` on the paths from `S` to the root
 //! of the elimination tree take part: the forward solve `L y = b` fills only the ancestors of
@@ -61,7 +61,7 @@ use rayon::prelude::*;
 const NONE: u32 = u32::MAX;
 
 /// A factored SPD system `A x = b` with some unknowns prescribed.
-pub struct SpdSolver {
+pub struct CholeskySolver {
     /// Number of unknowns.
     rows: usize,
     /// The free unknowns.
@@ -85,7 +85,7 @@ pub struct SpdSolver {
 }
 
 /// The columns of a simplicial factor that a solve at a set of unknowns visits
-/// ([`SpdSolver::reach`]), with the solve's scratch; kept by the caller between solves.
+/// ([`CholeskySolver::reach`]), with the solve's scratch; kept by the caller between solves.
 #[derive(Debug, Default)]
 pub struct Reach {
     /// The columns, in increasing order (children before parents).
@@ -106,30 +106,62 @@ impl Reach {
     }
 }
 
-impl SpdSolver {
+/// Matrix entries as (row, column, value).
+pub(super) type Entries = Vec<(u32, u32, f64)>;
+
+/// The free unknowns (those not flagged in `prescribed`), the entries of `A_ff` in their
+/// numbering, and `A_fd` as (free row, full column, value): `A x = b` becomes
+/// `A_ff x_f = b_f − A_fd x_d`.
+pub(super) fn eliminate(matrix: &Csr, prescribed: &[bool]) -> (Vec<u32>, Entries, Entries) {
+    let mut reduced = vec![NONE; matrix.rows()];
+    let mut free = Vec::new();
+    for (k, r) in reduced.iter_mut().enumerate() {
+        if !prescribed[k] {
+            *r = free.len() as u32;
+            free.push(k as u32);
+        }
+    }
+    let mut entries = Vec::new();
+    let mut lift = Vec::new();
+    for (row, col, value) in matrix.entries() {
+        match (reduced[row as usize], reduced[col as usize]) {
+            (NONE, _) => {}
+            (i, NONE) => lift.push((i, col, value)),
+            (i, j) => entries.push((i, j, value)),
+        }
+    }
+    (free, entries, lift)
+}
+
+impl CholeskySolver {
     /// Factors `matrix` (symmetric positive definite on the free unknowns) with the unknowns
     /// flagged in `prescribed` eliminated, for solves with up to `columns` right-hand sides;
     /// `supernodal` chooses the supernodal factorisation (3D) over the simplicial one (2D).
-    pub fn new(matrix: &Csr, prescribed: &[bool], columns: usize, supernodal: bool) -> Result<SpdSolver, FactorError> {
-        let mut reduced = vec![NONE; matrix.rows()];
-        let mut free = Vec::new();
-        for (k, r) in reduced.iter_mut().enumerate() {
-            if !prescribed[k] {
-                *r = free.len() as u32;
-                free.push(k as u32);
-            }
-        }
-        let mut lower = Vec::new();
-        let mut lift = Vec::new();
-        for (row, col, value) in matrix.entries() {
-            let (i, j) = (reduced[row as usize], reduced[col as usize]);
-            match (i, j) {
-                (NONE, _) => {}
-                (i, NONE) => lift.push((i, col, value)),
-                (i, j) if j >= i => lower.push(Triplet::new(j, i, value)),
-                _ => {}
-            }
-        }
+    pub fn new(
+        matrix: &Csr,
+        prescribed: &[bool],
+        columns: usize,
+        supernodal: bool,
+    ) -> Result<CholeskySolver, FactorError> {
+        Self::with_fill_limit(matrix, prescribed, columns, supernodal, f64::INFINITY)?
+            .ok_or_else(|| FactorError::Failed("no fill limit, yet the factor was refused".into()))
+    }
+
+    /// Like [`new`](Self::new), but `None` (after the symbolic analysis only) when the factor
+    /// would hold more than `limit` entries.
+    pub fn with_fill_limit(
+        matrix: &Csr,
+        prescribed: &[bool],
+        columns: usize,
+        supernodal: bool,
+        limit: f64,
+    ) -> Result<Option<CholeskySolver>, FactorError> {
+        let (free, reduced, lift) = eliminate(matrix, prescribed);
+        let lower: Vec<_> = reduced
+            .into_iter()
+            .filter(|&(i, j, _)| j >= i)
+            .map(|(i, j, value)| Triplet::new(j, i, value))
+            .collect();
         let n = free.len();
         let a = SparseColMat::<u32, f64>::try_new_from_triplets(n, n, &lower).map_err(|e| format!("{e:?}"))?;
         let params = CholeskySymbolicParams {
@@ -143,6 +175,9 @@ impl SpdSolver {
         let symbolic = factorize_symbolic_cholesky(a.symbolic(), Side::Lower, SymmetricOrdering::Amd, params)
             .map_err(|e| format!("{e:?}"))?;
         let entries = symbolic.len_val() as f64;
+        if entries > limit {
+            return Ok(None);
+        }
         crate::memory::reserve(8.0 * entries, || {
             format!("the Cholesky factor of a {n} × {n} system ({entries:.3e} entries)")
         })?;
@@ -198,7 +233,7 @@ impl SpdSolver {
                 _ => r as u32,
             };
         }
-        Ok(SpdSolver {
+        Ok(Some(CholeskySolver {
             column,
             parent,
             rows: matrix.rows(),
@@ -208,7 +243,7 @@ impl SpdSolver {
             values,
             work,
             split,
-        })
+        }))
     }
 
     /// The columns of `L` that a solve at the unknowns `at` (free ones) visits, into `reach`:
@@ -413,7 +448,7 @@ mod tests {
     /// `A x = b` on the free rows; returns the solution.
     fn solve(matrix: &Csr, prescribed: &[bool], columns: usize, supernodal: bool) -> Mat<f64> {
         let n = matrix.rows();
-        let mut solver = SpdSolver::new(matrix, prescribed, columns, supernodal).unwrap();
+        let mut solver = CholeskySolver::new(matrix, prescribed, columns, supernodal).unwrap();
         let b = Mat::<f64>::from_fn(n, columns, |k, c| ((k * 7 + c * 3) % 11) as f64 - 5.0);
         let mut x = b.clone();
         solver.solve_in_place(x.as_mut());

@@ -2,6 +2,7 @@
 
 mod broad;
 mod mesh;
+mod solver;
 
 use clap::Subcommand;
 
@@ -12,11 +13,15 @@ pub enum BenchCommand {
     Broad(broad::BroadArgs),
     /// Time reading Gmsh files (example: tumble bench mesh meshes/disk_r3.msh meshes/disk_r3.bin.msh).
     Mesh(mesh::MeshArgs),
+    /// Time and peak memory of a time step against the velocity unknowns, Cholesky factors
+    /// against AMG-preconditioned CG (example: tumble bench solver --direct 8,12,16 --iterative 8,16,32,48).
+    Solver(solver::SolverArgs),
 }
 
 pub fn run(command: BenchCommand) -> anyhow::Result<()> {
     match command {
         BenchCommand::Broad(args) => broad::run(args),
         BenchCommand::Mesh(args) => mesh::run(args),
+        BenchCommand::Solver(args) => solver::run(args),
     }
 }
