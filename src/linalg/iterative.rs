@@ -7,11 +7,12 @@
 //! own step lengths, so every product and V-cycle serves all of them; a column stops counting
 //! when `‖r‖ ≤ tolerance ‖b‖` (it keeps iterating, harmlessly, until the others do too).
 //!
-//! **Cost** per iteration: one product with `A_ff`, one V-cycle (about eight products' worth),
+//! **Cost** per iteration: one product with `A_ff`, one V-cycle (about ten products' worth),
 //! five vector updates; memory `nnz(A_ff)` plus the hierarchy (its operator complexity times
-//! that) plus eleven vectors of `K n` values. The V-cycle's rate does not depend on `h`, so the
-//! iterations do not grow with the mesh: about 10–20 to `10⁻⁹` on the velocity and pressure
-//! matrices (`tumble bench solver` prints them).
+//! that) plus six vectors of `K n` values and five on each level of the V-cycle. The V-cycle's
+//! rate does not depend on `h`, so the iterations do not grow with the mesh: to `10⁻⁹`, 9–10 on
+//! the 3D velocity matrix and 11–13 on the pressure's from 15 000 to 5.3 million velocity
+//! unknowns (`tumble bench solver`, docs/performance.md).
 
 use super::amg::Amg;
 use super::sparse::Csr;
