@@ -51,6 +51,25 @@ struct Level {
     transfer: Option<(Csr, Csr)>,
 }
 
+impl Level {
+    /// The level of `a` (with `D⁻¹` and `λ`) and, given the prolongation `p` from the next
+    /// coarser level, that level's matrix `Pᵀ A P`.
+    fn with(a: Csr, inverse_diagonal: Vec<f64>, lambda: f64, p: Option<Csr>) -> (Level, Option<Csr>) {
+        let transfer = p.map(|p| {
+            let r = p.transpose();
+            (p, r)
+        });
+        let coarse = transfer.as_ref().map(|(p, r)| r.product(&a.product(p)));
+        let level = Level {
+            a,
+            inverse_diagonal,
+            lambda,
+            transfer,
+        };
+        (level, coarse)
+    }
+}
+
 /// A level's vectors for `K` interleaved columns: right-hand side, solution, residual, the
 /// smoother's direction and a product.
 #[derive(Debug, Default)]
@@ -80,29 +99,16 @@ impl Amg {
         let mut a = a;
         let mut theta = 0.08;
         if let Some(p) = first.filter(|p| p.rows() == a.rows() && a.rows() > COARSEST) {
-            let inverse_diagonal = inverse(&a);
-            let lambda = SAFETY * spectral_radius(&a, &inverse_diagonal);
-            let r = p.transpose();
-            let coarse = r.product(&a.product(&p));
-            levels.push(Level {
-                a,
-                inverse_diagonal,
-                lambda,
-                transfer: Some((p, r)),
-            });
-            a = coarse;
+            let (inverse_diagonal, lambda) = bounds(&a);
+            let (level, coarse) = Level::with(a, inverse_diagonal, lambda, Some(p));
+            levels.push(level);
+            a = coarse.expect("a coarse matrix under a prolongation");
         }
         loop {
-            let inverse_diagonal = inverse(&a);
-            let lambda = SAFETY * spectral_radius(&a, &inverse_diagonal);
+            let (inverse_diagonal, lambda) = bounds(&a);
             let n = a.rows();
             if n <= COARSEST || levels.len() + 1 >= MAX_LEVELS {
-                levels.push(Level {
-                    a,
-                    inverse_diagonal,
-                    lambda,
-                    transfer: None,
-                });
+                levels.push(Level::with(a, inverse_diagonal, lambda, None).0);
                 break;
             }
             // Where too few unknowns are strong neighbours for the aggregates to coarsen, weaker
@@ -113,15 +119,9 @@ impl Amg {
                 (aggregate, count) = aggregates(&a, theta);
             }
             let p = prolongation(&a, &inverse_diagonal, lambda, &aggregate, count);
-            let r = p.transpose();
-            let coarse = r.product(&a.product(&p));
-            levels.push(Level {
-                a,
-                inverse_diagonal,
-                lambda,
-                transfer: Some((p, r)),
-            });
-            a = coarse;
+            let (level, coarse) = Level::with(a, inverse_diagonal, lambda, Some(p));
+            levels.push(level);
+            a = coarse.expect("a coarse matrix under a prolongation");
             theta *= 0.5;
         }
         let last = &levels[levels.len() - 1].a;
@@ -254,12 +254,16 @@ const SAFETY: f64 = 1.2;
 /// Power iterations that estimate the largest eigenvalue of `D⁻¹ A`.
 const POWER_ITERATIONS: usize = 20;
 
-/// `D⁻¹`, the inverse of `a`'s diagonal (zero where it is not positive).
-fn inverse(a: &Csr) -> Vec<f64> {
-    a.diagonal()
+/// `D⁻¹`, the inverse of `a`'s diagonal (zero where it is not positive), and the smoothers'
+/// bound `λ` on the spectrum of `D⁻¹ A`.
+fn bounds(a: &Csr) -> (Vec<f64>, f64) {
+    let inverse: Vec<f64> = a
+        .diagonal()
         .iter()
         .map(|&d| if d > 0.0 { 1.0 / d } else { 0.0 })
-        .collect()
+        .collect();
+    let lambda = SAFETY * spectral_radius(a, &inverse);
+    (inverse, lambda)
 }
 
 /// An estimate of the largest eigenvalue of `D⁻¹ A` (`inverse` = `D⁻¹`), by power iterations

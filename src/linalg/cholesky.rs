@@ -133,6 +133,30 @@ pub(super) fn eliminate(matrix: &Csr, prescribed: &[bool]) -> (Vec<u32>, Entries
     (free, entries, lift)
 }
 
+/// The `K` right-hand sides over `rows` unknowns that are `load[i]` at `at[i]` where `free`, zero
+/// elsewhere (what a solve at a few unknowns does by a whole solve).
+pub(super) fn point_loads<const K: usize>(
+    rows: usize,
+    at: &[u32],
+    load: &[Vector<K>],
+    free: impl Fn(u32) -> bool,
+) -> Mat<f64> {
+    let mut x = Mat::<f64>::zeros(rows, K);
+    for (&k, b) in at.iter().zip(load).filter(|(&k, _)| free(k)) {
+        for (c, v) in b.iter().enumerate() {
+            x[(k as usize, c)] = *v;
+        }
+    }
+    x
+}
+
+/// `out[i]` = row `at[i]` of the `K` columns `x`.
+pub(super) fn rows_at<const K: usize>(x: &Mat<f64>, at: &[u32], out: &mut [Vector<K>]) {
+    for (&k, o) in at.iter().zip(out.iter_mut()) {
+        *o = Vector::<K>::from_fn(|c, _| x[(k as usize, c)]);
+    }
+}
+
 impl CholeskySolver {
     /// Factors `matrix` (symmetric positive definite on the free unknowns) with the unknowns
     /// flagged in `prescribed` eliminated, for solves with up to `columns` right-hand sides;
@@ -293,16 +317,9 @@ impl CholeskySolver {
     ) {
         let column = &self.column;
         let SymbolicCholeskyRaw::Simplicial(l) = self.symbolic.raw() else {
-            let mut x = Mat::<f64>::zeros(self.rows, K);
-            for (&k, b) in at.iter().zip(load).filter(|(&k, _)| column[k as usize] != NONE) {
-                for (c, v) in b.iter().enumerate() {
-                    x[(k as usize, c)] = *v;
-                }
-            }
+            let mut x = point_loads(self.rows, at, load, |k| column[k as usize] != NONE);
             self.solve_in_place(x.as_mut());
-            for (&k, o) in at.iter().zip(out.iter_mut()) {
-                *o = Vector::<K>::from_fn(|c, _| x[(k as usize, c)]);
-            }
+            rows_at(&x, at, out);
             return;
         };
         let (start, row, value) = (l.col_ptr(), l.row_idx(), self.values.as_slice());

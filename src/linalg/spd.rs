@@ -12,12 +12,12 @@
 //! 0.58 s and 0.84 GB). 2D factors hold 10 to 20 times their matrix.
 
 use super::amg::Amg;
-use super::cholesky::{CholeskySolver, Reach};
+use super::cholesky::{point_loads, rows_at, CholeskySolver, Reach};
 use super::iterative::AmgCg;
 use super::sparse::Csr;
 use super::FactorError;
 use crate::math::Vector;
-use faer::{Mat, MatMut};
+use faer::MatMut;
 
 /// How an SPD system is solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -143,16 +143,9 @@ impl SpdSolver {
         match self {
             SpdSolver::Direct(f) => f.solve_at(reach, at, load, out),
             SpdSolver::Iterative(s) => {
-                let mut x = Mat::<f64>::zeros(s.rows(), K);
-                for (&k, b) in at.iter().zip(load).filter(|(&k, _)| s.is_free(k)) {
-                    for (c, v) in b.iter().enumerate() {
-                        x[(k as usize, c)] = *v;
-                    }
-                }
+                let mut x = point_loads(s.rows(), at, load, |k| s.is_free(k));
                 s.solve_in_place::<K>(x.as_mut());
-                for (&k, o) in at.iter().zip(out.iter_mut()) {
-                    *o = Vector::<K>::from_fn(|c, _| x[(k as usize, c)]);
-                }
+                rows_at(&x, at, out);
             }
         }
     }

@@ -18,8 +18,9 @@
 //!    [`BodyBoundary::Surface`] the rows of the dofs near the surface read the fluid at image
 //!    points instead (`B` in place of `Eᵀ`, [`Ghost`]), and the system is not symmetric. The last
 //!    step's multipliers, carried to the dofs the bodies hold now, ride in the right-hand side (a
-//!    warm start: the iterations solve for their change), and while few bodies are constrained an iteration's solve visits only the
-//!    factor's columns that reach their dofs ([`crate::fluid::Response::solve_at`]). Holding
+//!    warm start: the iterations solve for their change), and while few bodies are constrained
+//!    an iteration's solve visits only the factor's columns that reach their dofs
+//!    ([`crate::fluid::Response::solve_at`]; a 2D factor's, on the iterative path a whole solve). Holding
 //!    the interior rigid inside the solve (rather than resetting it after) is what gives the
 //!    viscous stress on the body its full value: a reset-only projection sees about half of it,
 //!    and its terminal velocities do not converge with `Δt` (measured: 60 % too fast at
