@@ -36,7 +36,7 @@ use super::monolithic::MonolithicSystem;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
-use crate::linalg::{Csr, Reach, SpdMethod, SpdSolver};
+use crate::linalg::{Csr, Patch, Reach, SpdMethod, SpdSolver};
 use crate::math::{flatten, unflatten_into, Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
@@ -274,6 +274,12 @@ impl<const D: usize> Response<'_, D> {
     /// `at`), about `reach.share()` of the cost of [`solve`](Self::solve).
     pub fn solve_at(&mut self, reach: &mut Reach, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
         self.solver.solve_at(reach, at, load, out);
+    }
+
+    /// The patch of the free dofs within `layers` layers of `at` in the operator's graph, with
+    /// its matrix ([`Patch`]): an approximate response to loads at `at`.
+    pub fn patch(&self, at: &[u32], layers: usize, patch: &mut Patch) {
+        patch.build(self.matrix, self.prescribed, at, layers);
     }
 
     /// `A_CC`, the operator restricted to the dofs `at`, into `out` (rows and columns in the order

@@ -289,7 +289,7 @@ fn spectral_radius(a: &Csr, inverse: &[f64]) -> f64 {
 }
 
 fn norm(v: &[f64]) -> f64 {
-    v.par_iter().map(|x| x * x).sum::<f64>().sqrt()
+    super::iterative::dots::<1>(v, v)[0].sqrt()
 }
 
 const FREE: u32 = u32::MAX;

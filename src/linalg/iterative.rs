@@ -130,7 +130,7 @@ impl AmgCg {
         }
     }
 
-    /// Conjugate gradients on `A_ff x = b` from `x = 0`, each column with its own steps.
+    /// Conjugate gradients on `A_ff x = b` from `x = 0`.
     fn iterate<const K: usize>(&mut self) {
         let AmgCg {
             a,
@@ -143,49 +143,78 @@ impl AmgCg {
             q,
             ..
         } = self;
-        let goal: [f64; K] = {
-            let norms = dots::<K>(b, b);
-            std::array::from_fn(|c| TOLERANCE * TOLERANCE * norms[c])
-        };
-        x.fill(0.0);
-        r.copy_from_slice(b);
-        amg.apply::<K>(r, z);
-        p.copy_from_slice(z);
-        let mut rz = dots::<K>(r, z);
-        let mut iterations = 0;
-        let mut converged = false;
-        while iterations < MAX_ITERATIONS {
-            let rr = dots::<K>(r, r);
-            if (0..K).all(|c| rr[c] <= goal[c]) {
-                converged = true;
-                break;
-            }
-            a.mul_columns::<K>(p, q);
-            let pq = dots::<K>(p, q);
-            let alpha: [f64; K] = std::array::from_fn(|c| if pq[c] > 0.0 { rz[c] / pq[c] } else { 0.0 });
-            x.par_chunks_exact_mut(K)
-                .zip(r.par_chunks_exact_mut(K))
-                .zip(p.par_chunks_exact(K).zip(q.par_chunks_exact(K)))
-                .for_each(|((x, r), (p, q))| {
-                    for c in 0..K {
-                        x[c] += alpha[c] * p[c];
-                        r[c] -= alpha[c] * q[c];
-                    }
-                });
-            amg.apply::<K>(r, z);
-            let next = dots::<K>(r, z);
-            let beta: [f64; K] = std::array::from_fn(|c| if rz[c] > 0.0 { next[c] / rz[c] } else { 0.0 });
-            rz = next;
-            p.par_chunks_exact_mut(K)
-                .zip(z.par_chunks_exact(K))
-                .for_each(|(p, z)| (0..K).for_each(|c| p[c] = z[c] + beta[c] * p[c]));
-            iterations += 1;
-        }
+        let vectors = CgVectors { r, z, p, q };
+        let (iterations, converged) =
+            conjugate_gradients::<K>(a, |r, z| amg.apply::<K>(r, z), b, x, vectors, TOLERANCE);
         self.last_iterations = iterations;
         if !converged {
             self.unconverged += 1;
         }
     }
+}
+
+/// The work vectors of [`conjugate_gradients`]: residual, preconditioned residual, direction and
+/// product, each as long as the right-hand side.
+pub struct CgVectors<'a> {
+    /// The residual.
+    pub r: &'a mut [f64],
+    /// The preconditioned residual.
+    pub z: &'a mut [f64],
+    /// The direction.
+    pub p: &'a mut [f64],
+    /// The matrix times the direction.
+    pub q: &'a mut [f64],
+}
+
+/// Conjugate gradients on `a x = b` from `x = 0` for `K` interleaved columns, each with its own
+/// steps, preconditioned by `precondition(r, z)` (`z = M⁻¹ r`, symmetric positive definite),
+/// until every column's residual is below `tolerance` times its right-hand side or
+/// [`MAX_ITERATIONS`]; returns the iterations and whether the tolerance was reached.
+pub fn conjugate_gradients<const K: usize>(
+    a: &Csr,
+    mut precondition: impl FnMut(&[f64], &mut [f64]),
+    b: &[f64],
+    x: &mut [f64],
+    CgVectors { r, z, p, q }: CgVectors<'_>,
+    tolerance: f64,
+) -> (usize, bool) {
+    let goal: [f64; K] = {
+        let norms = dots::<K>(b, b);
+        std::array::from_fn(|c| tolerance * tolerance * norms[c])
+    };
+    x.fill(0.0);
+    r.copy_from_slice(b);
+    precondition(r, z);
+    p.copy_from_slice(z);
+    let mut rz = dots::<K>(r, z);
+    let mut iterations = 0;
+    while iterations < MAX_ITERATIONS {
+        let rr = dots::<K>(r, r);
+        if (0..K).all(|c| rr[c] <= goal[c]) {
+            return (iterations, true);
+        }
+        a.mul_columns::<K>(p, q);
+        let pq = dots::<K>(p, q);
+        let alpha: [f64; K] = std::array::from_fn(|c| if pq[c] > 0.0 { rz[c] / pq[c] } else { 0.0 });
+        x.par_chunks_exact_mut(K)
+            .zip(r.par_chunks_exact_mut(K))
+            .zip(p.par_chunks_exact(K).zip(q.par_chunks_exact(K)))
+            .for_each(|((x, r), (p, q))| {
+                for c in 0..K {
+                    x[c] += alpha[c] * p[c];
+                    r[c] -= alpha[c] * q[c];
+                }
+            });
+        precondition(r, z);
+        let next = dots::<K>(r, z);
+        let beta: [f64; K] = std::array::from_fn(|c| if rz[c] > 0.0 { next[c] / rz[c] } else { 0.0 });
+        rz = next;
+        p.par_chunks_exact_mut(K)
+            .zip(z.par_chunks_exact(K))
+            .for_each(|(p, z)| (0..K).for_each(|c| p[c] = z[c] + beta[c] * p[c]));
+        iterations += 1;
+    }
+    (iterations, false)
 }
 
 /// The rows `free` of the prolongation `p`, without the columns left empty.
@@ -206,16 +235,22 @@ fn free_rows(p: &Csr, free: &[u32]) -> Csr {
     Csr::from_triplets(free.len(), count as usize, t)
 }
 
-/// The `K` columns' dot products of interleaved vectors.
-fn dots<const K: usize>(u: &[f64], v: &[f64]) -> [f64; K] {
-    u.par_chunks_exact(K)
-        .zip(v.par_chunks_exact(K))
-        .fold(
-            || [0.0; K],
-            |mut s, (u, v)| {
+/// The `K` columns' dot products of interleaved vectors, the same bits on any number of threads.
+pub(super) fn dots<const K: usize>(u: &[f64], v: &[f64]) -> [f64; K] {
+    // Blocks of a fixed size, summed in order: the same sums whatever the threads.
+    const BLOCK: usize = 4096;
+    let partial: Vec<[f64; K]> = u
+        .par_chunks(K * BLOCK)
+        .zip(v.par_chunks(K * BLOCK))
+        .map(|(u, v)| {
+            let mut s = [0.0; K];
+            for (u, v) in u.chunks_exact(K).zip(v.chunks_exact(K)) {
                 (0..K).for_each(|c| s[c] += u[c] * v[c]);
-                s
-            },
-        )
-        .reduce(|| [0.0; K], |a, b| std::array::from_fn(|c| a[c] + b[c]))
+            }
+            s
+        })
+        .collect();
+    partial
+        .iter()
+        .fold([0.0; K], |a, b| std::array::from_fn(|c| a[c] + b[c]))
 }

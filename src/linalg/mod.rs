@@ -12,6 +12,7 @@
 //! | [`cholesky`] | sparse Cholesky `L Lᵀ` of an SPD matrix with prescribed (Dirichlet) unknowns eliminated symmetrically ([`CholeskySolver`]); simplicial or supernodal (faer's numeric kernels, AMD order); solves at a few unknowns along the elimination tree | the direct path of [`SpdSolver`] |
 //! | [`tree_split`] | the triangular solves of a simplicial factor on two threads, over two halves of its elimination tree, several right-hand sides in one sweep | behind [`CholeskySolver`]'s solves |
 //! | [`iterative`] | conjugate gradients preconditioned by a V-cycle, `K` right-hand sides interleaved, prescribed unknowns eliminated ([`iterative::AmgCg`]) | the path of [`SpdSolver`] whose memory is linear |
+//! | [`patch`] | the response to loads at a few unknowns on the unknowns a few graph layers around them, by Jacobi-preconditioned CG ([`Patch`]) | the rigid bodies' constraint on the iterative path |
 //! | [`amg`] | smoothed-aggregation algebraic multigrid, Chebyshev smoothing, dense coarsest level | the preconditioner of [`iterative`] |
 //! | [`saddle`] | `LDLᵀ` (symmetric) or `LU` (non-symmetric values) of a saddle-point matrix `[A Bᵀ; B 0]` on its symmetric pattern, one AMD order on the nodes' graph, no pivoting (tiny pivots regularised) | Stokes and Newton systems, as the preconditioner of [`gmres`](mod@gmres) |
 //! | [`supernodal_lu`] | left-looking supernodal `LU` without pivoting in the structure of a symbolic Cholesky factor | behind [`saddle`]'s `LU` |
@@ -27,6 +28,7 @@ pub mod amg;
 pub mod cholesky;
 pub mod gmres;
 pub mod iterative;
+pub mod patch;
 pub mod pivoted_lu;
 pub mod saddle;
 pub mod sparse;
@@ -36,6 +38,7 @@ pub mod tree_split;
 
 pub use cholesky::{CholeskySolver, Reach};
 pub use gmres::{gmres, restarted_gmres};
+pub use patch::Patch;
 pub use pivoted_lu::PivotedLu;
 pub use saddle::Saddle;
 pub use sparse::{csc_mul, Csr};
