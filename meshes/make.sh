@@ -27,8 +27,8 @@ gmsh -2 schafer_turek_2d.geo -setnumber h 0.025 -setnumber hc 0.0025 -format msh
 # committed: h = 0.08, 0.064, 0.05, 0.032, 0.02, 0.018 (1 168 to 21 799 triangles), e.g.
 #   gmsh -2 schafer_turek_2d.geo -setnumber h 0.064 -setnumber hc 0.0064 -format msh41 -bin -o st_0.064.msh
 # Closed channel 2 × 12 for Stokes sedimentation, refined to hb around the disk's path (binary):
-# 3 316, 7 382 and 22 212 triangles.
-for hb in 0.02 0.01 0.005; do
+# 2 052, 3 316, 7 382 and 22 212 triangles.
+for hb in 0.04 0.02 0.01 0.005; do
     gmsh -2 channel_box.geo -setnumber hb "$hb" -setnumber bx0 0.78 -setnumber bx1 1.22 -setnumber by0 5.78 \
         -setnumber by1 6.22 -setnumber grow 0.5 -format msh41 -bin -o "stokes_sedimentation_$hb.msh" > /dev/null
 done

@@ -123,9 +123,11 @@ fn settling_speed(file: &str, rho_s: f64, g: f64, boundary: BodyBoundary) -> f64
 /// The issue's case: a = 0.125 between walls 2 apart (k = 0.125), ρ_s = 1.01, ρ_f = 1, μ = 1,
 /// g = 981: Faxén gives U = 0.045612.
 ///
-/// With the boundary on the surface (ghost dofs, [`BodyBoundary::Surface`]) on the meshes refined
-/// to h = 0.02, 0.01, 0.005 around the disk: −0.26 %, −0.045 %, +0.004 % (second order and
-/// better); the issue asks 0.3 % on the committed mesh (h = 0.01) and an order of at least 1.5.
+/// With the boundary on the surface (ghost dofs and their pressure, [`BodyBoundary::Surface`]) on
+/// the meshes refined to h = 0.04, 0.02, 0.01 around the disk: +0.29 %, −0.008 %, −0.012 % (the
+/// order from 0.04 to 0.02 is 5; finer, the differences, about 1e-4, are those of Faxén's series
+/// and of the speed's settling by t = 0.4, so no order shows); the issue asks 0.3 % on the
+/// committed mesh (h = 0.01) and an order of at least 1.5.
 /// With ρ_s = 3 and g scaled to the same weight, the same velocity: the scheme is not limited to
 /// small density ratios.
 ///
@@ -139,21 +141,19 @@ fn stokes_sedimentation_between_walls_matches_faxen_and_converges() {
         let file = format!("meshes/stokes_sedimentation_{h}.msh");
         settling_speed(&file, rho_s, g, boundary) / exact(rho_s, g) - 1.0
     };
-    let surface: Vec<f64> = ["0.02", "0.01", "0.005"]
+    let surface: Vec<f64> = ["0.04", "0.02", "0.01"]
         .iter()
         .map(|h| error(h, 1.01, 981.0, BodyBoundary::Surface))
         .collect();
     let heavy = error("0.02", 3.0, 4.905, BodyBoundary::Surface);
     let order = (surface[0] / surface[1]).abs().log2();
     println!(
-        "surface: relative errors at h 0.02, 0.01, 0.005: {surface:+.5?} (order {order:.2}); ρ_s = 3: {heavy:+.5}"
+        "surface: relative errors at h 0.04, 0.02, 0.01: {surface:+.5?} (order {order:.2} from 0.04 to 0.02); ρ_s = 3: {heavy:+.5}"
     );
-    assert!(
-        surface[1].abs() <= 3e-3 && surface[2].abs() < surface[1].abs(),
-        "{surface:?}"
-    );
+    assert!(surface.iter().all(|e| e.abs() <= 3e-3), "{surface:?}");
+    assert!(surface[1].abs() <= 5e-4 && surface[2].abs() <= 5e-4, "{surface:?}");
     assert!(order >= 1.5, "order {order}");
-    assert!((heavy - surface[0]).abs() < 2e-3, "ρ_s = 3: {heavy}");
+    assert!((heavy - surface[1]).abs() < 2e-3, "ρ_s = 3: {heavy}");
     let coarse = error("0.02", 1.01, 981.0, BodyBoundary::Nodes);
     let fine = error("0.01", 1.01, 981.0, BodyBoundary::Nodes);
     let order = (coarse / fine).log2();
@@ -407,15 +407,45 @@ fn sphere_in_container(h: f64, rho_s: f64, centre: Point<3>) -> (SimplexMesh<3>,
 
 /// [`sphere_in_container`] with the fluid's systems solved by `method`.
 fn sphere_in_container_by(h: f64, rho_s: f64, centre: Point<3>, method: SpdMethod) -> (SimplexMesh<3>, Immersed<3>) {
+    sphere_in(
+        Container {
+            radius: 1.0,
+            h,
+            dt: 0.02,
+        },
+        rho_s,
+        centre,
+        method,
+        BodyBoundary::Nodes,
+    )
+}
+
+/// A spherical container centred at the origin, meshed at `h`, and the time step.
+struct Container {
+    radius: f64,
+    h: f64,
+    dt: f64,
+}
+
+/// The sphere of radius 0.5 and density `rho_s` at `centre` in `container`, the fluid's systems
+/// solved by `method`, the body seen through `boundary`.
+fn sphere_in(
+    container: Container,
+    rho_s: f64,
+    centre: Point<3>,
+    method: SpdMethod,
+    boundary: BodyBoundary,
+) -> (SimplexMesh<3>, Immersed<3>) {
     use tumble::mesh::generate::{ball, Sphere};
-    let mesh = ball::<3>(&[Sphere::new(Point::<3>::zeros(), 1.0, "wall")], false, h).unwrap();
+    let Container { radius, h, dt } = container;
+    let mesh = ball::<3>(&[Sphere::new(Point::<3>::zeros(), radius, "wall")], false, h).unwrap();
     let space = P2Space::new(&mesh);
     let bc = BoundaryConditions::<3>::default().no_slip(mesh.facet_marker("wall").unwrap());
     let rest = FlowField {
         velocity: vec![Vector::<3>::zeros(); space.len()],
         pressure: vec![0.0; mesh.num_points()],
     };
-    let mut fluid = Unsteady::with_method(&mesh, space, (1.0, 0.02), bc, (rest, 0.0), method).unwrap();
+    let mut fluid = Unsteady::with_method(&mesh, space, (1.0, dt), bc, (rest, 0.0), method).unwrap();
     fluid.set_convection(Convection::Off);
     let range = 0.05;
     let shape = Ball {
@@ -430,8 +460,62 @@ fn sphere_in_container_by(h: f64, rho_s: f64, centre: Point<3>, method: SpdMetho
         Drag::default(),
         contact(range),
     );
-    let immersed = Immersed::new(fluid, sim, ImmersedOptions::new(1.0)).unwrap();
+    let options = ImmersedOptions {
+        boundary,
+        ..ImmersedOptions::new(1.0)
+    };
+    let immersed = Immersed::new(fluid, sim, options).unwrap();
     (mesh, immersed)
+}
+
+/// Happel and Brenner's wall factor of a sphere at the centre of a spherical container,
+/// `K = (1 − λ⁵)/(1 − 9λ/4 + 5λ³/2 − 9λ⁵/4 + λ⁶)`, `λ = a/b`.
+fn happel_brenner(lambda: f64) -> f64 {
+    (1.0 - lambda.powi(5)) / (1.0 - 2.25 * lambda + 2.5 * lambda.powi(3) - 2.25 * lambda.powi(5) + lambda.powi(6))
+}
+
+/// 3D with the boundary on the surface ([`BodyBoundary::Surface`]): the sphere of radius
+/// `a = 0.5` in a container of radius `b = 4a` (`λ = 0.25`, K = 2.1049), ρ_s − ρ_f = 0.01 (it
+/// moves 0.1 % of the gap: the concentric reference holds), Stokes flow, Δt = 0.1, the speed at
+/// t = 4 (steady from t = 1.5 to 1e-4). At six and eight mesh steps across the diameter
+/// (h = a/3, a/4): +4.7 % and +1.6 %, order 3.6; the nodes held inside the sphere give +10.4 %
+/// at h = a/3. The issue's 2 % at six steps is not met yet. The pressure stays bounded (max |p|
+/// about 2e-3): without the ghosts' pressure extrapolated it grew step after step inside the
+/// sphere, to 1.2e-2 at t = 4 and d/h = 8.
+#[test]
+fn sphere_settling_in_a_wide_container_with_the_surface_boundary() {
+    let (a, lambda) = (0.5, 0.25);
+    let exact = 0.01 * 4.0 / 3.0 * PI * a * a * a / (6.0 * PI * a * happel_brenner(lambda));
+    let errors: Vec<f64> = [3.0, 4.0]
+        .iter()
+        .map(|steps| {
+            let container = Container {
+                radius: a / lambda,
+                h: a / steps,
+                dt: 0.1,
+            };
+            let (mesh, mut c) = sphere_in(
+                container,
+                1.01,
+                Point::<3>::zeros(),
+                SpdMethod::Auto,
+                BodyBoundary::Surface,
+            );
+            for _ in 0..40 {
+                c.step(&mesh).unwrap();
+            }
+            let pressure = c.fluid.flow.pressure.iter().fold(0.0f64, |m, p| m.max(p.abs()));
+            assert!(pressure < 5e-3, "d/h = {}: max |p| = {pressure:e}", 2.0 * steps);
+            -c.bodies.bodies[0].velocity.z / exact - 1.0
+        })
+        .collect();
+    let order = (errors[0] / errors[1]).ln() / (4.0f64 / 3.0).ln();
+    println!("surface, λ = 0.25: errors at d/h = 6, 8: {errors:+.4?}, order {order:.2}");
+    assert!(
+        errors[0] > 0.0 && errors[0] < 0.06 && errors[1] > 0.0 && errors[1] < 0.02,
+        "{errors:?}"
+    );
+    assert!(order > 2.5, "order {order}");
 }
 
 /// 3D, the same code path as 2D: a sphere of radius `a` settling from the centre of a spherical
@@ -449,8 +533,7 @@ fn sphere_in_container_by(h: f64, rho_s: f64, centre: Point<3>, method: SpdMetho
 #[test]
 fn sphere_settling_in_a_spherical_container_converges_to_happel_brenner() {
     let (a, lambda): (f64, f64) = (0.5, 0.5);
-    let k =
-        (1.0 - lambda.powi(5)) / (1.0 - 2.25 * lambda + 2.5 * lambda.powi(3) - 2.25 * lambda.powi(5) + lambda.powi(6));
+    let k = happel_brenner(lambda);
     let exact = 4.0 / 3.0 * PI * a.powi(3) / (6.0 * PI * a * k);
     let mut errors = Vec::new();
     for h in [0.125, 0.1] {
