@@ -35,15 +35,9 @@ pub struct AmgCg {
     lift: Vec<(u32, u32, f64)>,
     a: Csr,
     amg: Amg,
-    /// Right-hand side, solution, residual, preconditioned residual, direction and product, `K`
-    /// interleaved columns of the free unknowns.
-    b: Vec<f64>,
-    x: Vec<f64>,
-    r: Vec<f64>,
-    z: Vec<f64>,
-    p: Vec<f64>,
-    q: Vec<f64>,
-    /// The iterations of the last solve, and of all.
+    /// The iterations' vectors, `K` interleaved columns of the free unknowns.
+    cg: Cg,
+    /// The iterations of the last solve.
     pub last_iterations: usize,
     /// Solves that stopped at the most iterations before the tolerance.
     pub unconverged: usize,
@@ -66,12 +60,7 @@ impl AmgCg {
             lift,
             a,
             amg,
-            b: Vec::new(),
-            x: Vec::new(),
-            r: Vec::new(),
-            z: Vec::new(),
-            p: Vec::new(),
-            q: Vec::new(),
+            cg: Cg::default(),
             last_iterations: 0,
             unconverged: 0,
         }
@@ -101,7 +90,50 @@ impl AmgCg {
     /// the prescribed rows on entry, the solutions on return.
     pub fn solve_in_place<const K: usize>(&mut self, mut x: MatMut<'_, f64>) {
         assert_eq!(x.nrows(), self.rows, "one row per unknown");
-        let n = self.free.len();
+        self.cg.reset(K * self.free.len());
+        let b = &mut self.cg.b;
+        for (i, &k) in self.free.iter().enumerate() {
+            for c in 0..K {
+                b[K * i + c] = x[(k as usize, c)];
+            }
+        }
+        for &(i, col, value) in &self.lift {
+            for c in 0..K {
+                b[K * i as usize + c] -= value * x[(col as usize, c)];
+            }
+        }
+        let amg = &mut self.amg;
+        let (iterations, converged) = self.cg.solve::<K>(&self.a, |r, z| amg.apply::<K>(r, z), TOLERANCE);
+        self.last_iterations = iterations;
+        if !converged {
+            self.unconverged += 1;
+        }
+        for (i, &k) in self.free.iter().enumerate() {
+            for c in 0..K {
+                x[(k as usize, c)] = self.cg.x[K * i + c];
+            }
+        }
+    }
+}
+
+/// The vectors of conjugate gradients on `K` interleaved columns, kept between solves: the
+/// right-hand side and the solution (public: the caller fills one and reads the other), the
+/// residual, the preconditioned residual, the direction and its product.
+#[derive(Debug, Default)]
+pub struct Cg {
+    /// The right-hand side.
+    pub b: Vec<f64>,
+    /// The solution.
+    pub x: Vec<f64>,
+    r: Vec<f64>,
+    z: Vec<f64>,
+    p: Vec<f64>,
+    q: Vec<f64>,
+}
+
+impl Cg {
+    /// Every vector zero, of length `len`.
+    pub fn reset(&mut self, len: usize) {
         for v in [
             &mut self.b,
             &mut self.x,
@@ -110,72 +142,33 @@ impl AmgCg {
             &mut self.p,
             &mut self.q,
         ] {
-            v.resize(K * n, 0.0);
-        }
-        for (i, &k) in self.free.iter().enumerate() {
-            for c in 0..K {
-                self.b[K * i + c] = x[(k as usize, c)];
-            }
-        }
-        for &(i, col, value) in &self.lift {
-            for c in 0..K {
-                self.b[K * i as usize + c] -= value * x[(col as usize, c)];
-            }
-        }
-        self.iterate::<K>();
-        for (i, &k) in self.free.iter().enumerate() {
-            for c in 0..K {
-                x[(k as usize, c)] = self.x[K * i + c];
-            }
+            v.clear();
+            v.resize(len, 0.0);
         }
     }
 
-    /// Conjugate gradients on `A_ff x = b` from `x = 0`.
-    fn iterate<const K: usize>(&mut self) {
-        let AmgCg {
-            a,
-            amg,
-            b,
-            x,
-            r,
-            z,
-            p,
-            q,
-            ..
-        } = self;
-        let vectors = CgVectors { r, z, p, q };
-        let (iterations, converged) =
-            conjugate_gradients::<K>(a, |r, z| amg.apply::<K>(r, z), b, x, vectors, TOLERANCE);
-        self.last_iterations = iterations;
-        if !converged {
-            self.unconverged += 1;
-        }
+    /// Conjugate gradients on `a x = b` from `x = 0`, each of the `K` columns with its own
+    /// steps, preconditioned by `precondition(r, z)` (`z = M⁻¹ r`, symmetric positive definite),
+    /// until every column's residual is below `tolerance` times its right-hand side or
+    /// [`MAX_ITERATIONS`]; returns the iterations and whether the tolerance was reached.
+    pub fn solve<const K: usize>(
+        &mut self,
+        a: &Csr,
+        precondition: impl FnMut(&[f64], &mut [f64]),
+        tolerance: f64,
+    ) -> (usize, bool) {
+        let Cg { b, x, r, z, p, q } = self;
+        conjugate_gradients::<K>(a, precondition, b, x, [r, z, p, q], tolerance)
     }
 }
 
-/// The work vectors of [`conjugate_gradients`]: residual, preconditioned residual, direction and
-/// product, each as long as the right-hand side.
-pub struct CgVectors<'a> {
-    /// The residual.
-    pub r: &'a mut [f64],
-    /// The preconditioned residual.
-    pub z: &'a mut [f64],
-    /// The direction.
-    pub p: &'a mut [f64],
-    /// The matrix times the direction.
-    pub q: &'a mut [f64],
-}
-
-/// Conjugate gradients on `a x = b` from `x = 0` for `K` interleaved columns, each with its own
-/// steps, preconditioned by `precondition(r, z)` (`z = M⁻¹ r`, symmetric positive definite),
-/// until every column's residual is below `tolerance` times its right-hand side or
-/// [`MAX_ITERATIONS`]; returns the iterations and whether the tolerance was reached.
-pub fn conjugate_gradients<const K: usize>(
+/// [`Cg::solve`] on the vectors `[r, z, p, q]`.
+fn conjugate_gradients<const K: usize>(
     a: &Csr,
     mut precondition: impl FnMut(&[f64], &mut [f64]),
     b: &[f64],
     x: &mut [f64],
-    CgVectors { r, z, p, q }: CgVectors<'_>,
+    [r, z, p, q]: [&mut Vec<f64>; 4],
     tolerance: f64,
 ) -> (usize, bool) {
     let goal: [f64; K] = {

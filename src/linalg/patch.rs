@@ -11,7 +11,7 @@
 //! **Cost**: building, a breadth-first search of `layers` layers and the patch's submatrix
 //! (`O(entries of its rows)`); a solve, a few tens of products with that submatrix.
 
-use super::iterative::{conjugate_gradients, CgVectors};
+use super::iterative::Cg;
 use super::sparse::Csr;
 use crate::math::Vector;
 
@@ -26,12 +26,8 @@ pub struct Patch {
     slot: Vec<u32>,
     matrix: Csr,
     inverse_diagonal: Vec<f64>,
-    b: Vec<f64>,
-    x: Vec<f64>,
-    r: Vec<f64>,
-    z: Vec<f64>,
-    p: Vec<f64>,
-    q: Vec<f64>,
+    /// The solves' vectors.
+    cg: Cg,
     /// The CG iterations of the last solve.
     pub last_iterations: usize,
 }
@@ -88,22 +84,11 @@ impl Patch {
     /// `out[i] ≈ (A⁻¹ b)[at[i]]` for `b` that is `load[i]` at `at[i]` and zero elsewhere: the
     /// patch's solution (zero outside it) to a relative residual `tolerance`.
     pub fn solve<const K: usize>(&mut self, at: &[u32], load: &[Vector<K>], out: &mut [Vector<K>], tolerance: f64) {
-        let n = self.dofs.len();
-        for v in [
-            &mut self.b,
-            &mut self.x,
-            &mut self.r,
-            &mut self.z,
-            &mut self.p,
-            &mut self.q,
-        ] {
-            v.clear();
-            v.resize(K * n, 0.0);
-        }
+        self.cg.reset(K * self.dofs.len());
         for (&k, l) in at.iter().zip(load) {
             let s = self.slot[k as usize];
             if s != NONE {
-                self.b[K * s as usize..K * s as usize + K].copy_from_slice(l.as_slice());
+                self.cg.b[K * s as usize..K * s as usize + K].copy_from_slice(l.as_slice());
             }
         }
         let inverse = &self.inverse_diagonal;
@@ -112,20 +97,14 @@ impl Patch {
                 z.iter_mut().zip(r).for_each(|(z, r)| *z = r * s);
             }
         };
-        let vectors = CgVectors {
-            r: &mut self.r,
-            z: &mut self.z,
-            p: &mut self.p,
-            q: &mut self.q,
-        };
-        let (iterations, _) = conjugate_gradients::<K>(&self.matrix, jacobi, &self.b, &mut self.x, vectors, tolerance);
+        let (iterations, _) = self.cg.solve::<K>(&self.matrix, jacobi, tolerance);
         self.last_iterations = iterations;
         for (&k, o) in at.iter().zip(out.iter_mut()) {
             let s = self.slot[k as usize];
             *o = if s == NONE {
                 Vector::<K>::zeros()
             } else {
-                Vector::<K>::from_column_slice(&self.x[K * s as usize..K * s as usize + K])
+                Vector::<K>::from_column_slice(&self.cg.x[K * s as usize..K * s as usize + K])
             };
         }
     }
