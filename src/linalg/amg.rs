@@ -153,15 +153,6 @@ impl Amg {
         total as f64 / self.levels[0].a.nnz().max(1) as f64
     }
 
-    /// The entries stored (matrices and transfers), for the memory estimate.
-    pub fn entries(&self) -> usize {
-        self.levels
-            .iter()
-            .map(|l| l.a.nnz() + l.transfer.as_ref().map_or(0, |(p, r)| p.nnz() + r.nnz()))
-            .sum::<usize>()
-            + self.coarsest.len()
-    }
-
     /// `x = M⁻¹ b` by one V-cycle, `K` interleaved columns.
     pub fn apply<const K: usize>(&mut self, b: &[f64], x: &mut [f64]) {
         for (level, v) in self.levels.iter().zip(self.vectors.iter_mut()) {

@@ -76,16 +76,6 @@ impl AmgCg {
         !self.prescribed[k as usize]
     }
 
-    /// The multigrid hierarchy.
-    pub fn amg(&self) -> &Amg {
-        &self.amg
-    }
-
-    /// The bytes the matrix and the hierarchy hold.
-    pub fn bytes(&self) -> f64 {
-        12.0 * (self.a.nnz() + self.amg.entries()) as f64
-    }
-
     /// Solves in place, `K` columns: `x` holds the right-hand sides with the prescribed values in
     /// the prescribed rows on entry, the solutions on return.
     pub fn solve_in_place<const K: usize>(&mut self, mut x: MatMut<'_, f64>) {
@@ -150,7 +140,7 @@ impl Cg {
     /// Conjugate gradients on `a x = b` from `x = 0`, each of the `K` columns with its own
     /// steps, preconditioned by `precondition(r, z)` (`z = M⁻¹ r`, symmetric positive definite),
     /// until every column's residual is below `tolerance` times its right-hand side or
-    /// [`MAX_ITERATIONS`]; returns the iterations and whether the tolerance was reached.
+    /// 500 iterations; returns the iterations and whether the tolerance was reached.
     pub fn solve<const K: usize>(
         &mut self,
         a: &Csr,

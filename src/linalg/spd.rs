@@ -11,7 +11,6 @@
 //! 98 times at 556 000 (0.45 s against 0.37 s), 139 times at 824 000 (0.82 s and 4.8 GB against
 //! 0.58 s and 0.84 GB). 2D factors hold 10 to 20 times their matrix.
 
-use super::amg::Amg;
 use super::cholesky::{point_loads, rows_at, CholeskySolver, Reach};
 use super::iterative::AmgCg;
 use super::sparse::Csr;
@@ -53,7 +52,7 @@ impl SpdSolver {
 
     /// Like [`new`](Self::new), by `method`; `coarse`, for the iterative path, a prolongation
     /// from a coarser space to all the unknowns that the multigrid takes as its first level
-    /// ([`Amg::new`]).
+    /// ([`super::amg::Amg::new`]).
     pub fn with_method(
         matrix: &Csr,
         prescribed: &[bool],
@@ -88,14 +87,6 @@ impl SpdSolver {
         match self {
             SpdSolver::Direct(_) => "cholesky",
             SpdSolver::Iterative(_) => "amg-cg",
-        }
-    }
-
-    /// The multigrid hierarchy of the iterative path.
-    pub fn amg(&self) -> Option<&Amg> {
-        match self {
-            SpdSolver::Direct(_) => None,
-            SpdSolver::Iterative(s) => Some(s.amg()),
         }
     }
 

@@ -16,7 +16,7 @@
 //!    solve `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀` (`ũ₀` the solution without them) by restarted
 //!    GMRES, one velocity solve per iteration, preconditioned by `(I − Π) A_CC (I − Π)`. With
 //!    [`BodyBoundary::Surface`] the rows of the dofs near the surface read the fluid at image
-//!    points instead (`B` in place of `Eᵀ`, [`Ghost`]), and the system is not symmetric. The last
+//!    points instead (`B` in place of `Eᵀ`, `Ghost`), and the system is not symmetric. The last
 //!    step's multipliers, carried to the dofs the bodies hold now, ride in the right-hand side (a
 //!    warm start: the iterations solve for their change), and while few bodies are constrained
 //!    an iteration's solve visits only the factor's columns that reach their dofs
@@ -102,7 +102,7 @@ pub enum BodyBoundary {
     Nodes,
     /// The dofs within a cell of the surface are ghosts that hold the rigid motion at the
     /// surface point below them, by linear extrapolation along the normal from an image point in
-    /// the fluid ([`Ghost`]); the deeper ones move with the body. The pressure at the ghost
+    /// the fluid (`Ghost`); the deeper ones move with the body. The pressure at the ghost
     /// vertices is extrapolated from the fluid too, and held at the deeper ones (without it the
     /// pressure inside the body grew step after step). In Stokes flow: Faxén's disk +0.29 % at
     /// `h = a/3.1`, within 0.02 % from `a/6.25` on; a sphere in a container of four radii +4.7 %
