@@ -811,13 +811,11 @@ fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) 
     let nb = p2_count(D);
     let rule = Quadrature::<D>::exact_to(4);
     let cells = mesh.num_cells();
-    let dofs = |c: usize| space.dofs(c as u32).to_vec();
-    let vertices = |c: usize| mesh.cell(c as u32).to_vec();
-    let components = |c: usize| {
+    let dofs = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(space.dofs(c as u32));
+    let vertices = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(mesh.cell(c as u32));
+    let components = |c: usize, out: &mut Vec<u32>| {
         let d = space.dofs(c as u32);
-        (0..D)
-            .flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k))
-            .collect()
+        out.extend((0..D).flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k)));
     };
     let mut m2 = Csr::pattern(n2, n2, cells, dofs, dofs);
     let mut k2 = m2.clone();

@@ -32,7 +32,7 @@
 //! indices, interleaved columns and rayon.
 
 use super::sparse::Csr;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use rayon::prelude::*;
 
 /// Levels stop coarsening at this many unknowns, factored dense.
@@ -155,15 +155,31 @@ impl Amg {
 
     /// `x = M⁻¹ b` by one V-cycle, `K` interleaved columns.
     pub fn apply<const K: usize>(&mut self, b: &[f64], x: &mut [f64]) {
-        for (level, v) in self.levels.iter().zip(self.vectors.iter_mut()) {
+        let (_, mut cycle) = self.split::<K>();
+        cycle(b, x);
+    }
+
+    /// The finest matrix, `A` itself, and the V-cycle `(b, x) ↦ x = M⁻¹ b` for `K` interleaved
+    /// columns: what conjugate gradients need, from one hierarchy that holds `A` once.
+    pub fn split<const K: usize>(&mut self) -> (&Csr, impl FnMut(&[f64], &mut [f64]) + '_) {
+        let Amg {
+            levels,
+            coarsest,
+            vectors,
+        } = self;
+        for (level, v) in levels.iter().zip(vectors.iter_mut()) {
             let n = K * level.a.rows();
             for w in [&mut v.b, &mut v.x, &mut v.r, &mut v.d, &mut v.t] {
                 w.resize(n, 0.0);
             }
         }
-        self.vectors[0].b.copy_from_slice(b);
-        cycle::<K>(&self.levels, &mut self.vectors, &self.coarsest);
-        x.copy_from_slice(&self.vectors[0].x);
+        let levels: &[Level] = levels;
+        let apply = move |b: &[f64], x: &mut [f64]| {
+            vectors[0].b.copy_from_slice(b);
+            cycle::<K>(levels, vectors, coarsest);
+            x.copy_from_slice(&vectors[0].x);
+        };
+        (&levels[0].a, apply)
     }
 }
 
@@ -172,12 +188,12 @@ fn cycle<const K: usize>(levels: &[Level], vectors: &mut [Vectors], coarsest: &D
     let level = &levels[0];
     let (v, coarse) = vectors.split_first_mut().expect("a level");
     let Some((p, r)) = &level.transfer else {
-        let n = level.a.rows();
-        for c in 0..K {
-            let b = DVector::from_iterator(n, (0..n).map(|i| v.b[K * i + c]));
-            let x = coarsest * b;
-            for (i, xi) in x.iter().enumerate() {
-                v.x[K * i + c] = *xi;
+        // x = A⁻¹ b with the dense inverse, column by column of it (it is stored by columns).
+        v.x.fill(0.0);
+        for (j, column) in coarsest.column_iter().enumerate() {
+            let b: [f64; K] = std::array::from_fn(|c| v.b[K * j + c]);
+            for (x, &m) in v.x.chunks_exact_mut(K).zip(column.iter()) {
+                x.iter_mut().zip(&b).for_each(|(x, b)| *x += m * b);
             }
         }
         return;
@@ -248,11 +264,7 @@ const POWER_ITERATIONS: usize = 20;
 /// `D⁻¹`, the inverse of `a`'s diagonal (zero where it is not positive), and the smoothers'
 /// bound `λ` on the spectrum of `D⁻¹ A`.
 fn bounds(a: &Csr) -> (Vec<f64>, f64) {
-    let inverse: Vec<f64> = a
-        .diagonal()
-        .iter()
-        .map(|&d| if d > 0.0 { 1.0 / d } else { 0.0 })
-        .collect();
+    let inverse = a.inverse_diagonal();
     let lambda = SAFETY * spectral_radius(a, &inverse);
     (inverse, lambda)
 }

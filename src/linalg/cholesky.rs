@@ -109,10 +109,14 @@ impl Reach {
 /// Matrix entries as (row, column, value).
 pub(super) type Entries = Vec<(u32, u32, f64)>;
 
-/// The free unknowns (those not flagged in `prescribed`), the entries of `A_ff` in their
-/// numbering, and `A_fd` as (free row, full column, value): `A x = b` becomes
-/// `A_ff x_f = b_f − A_fd x_d`.
-pub(super) fn eliminate(matrix: &Csr, prescribed: &[bool]) -> (Vec<u32>, Entries, Entries) {
+/// The free unknowns (those not flagged in `prescribed`), the entries `(i, j)` of `A_ff` in their
+/// numbering that `keep(i, j)` keeps, and `A_fd` as (free row, full column, value): `A x = b`
+/// becomes `A_ff x_f = b_f − A_fd x_d`.
+pub(super) fn eliminate(
+    matrix: &Csr,
+    prescribed: &[bool],
+    keep: impl Fn(u32, u32) -> bool,
+) -> (Vec<u32>, Entries, Entries) {
     let mut reduced = vec![NONE; matrix.rows()];
     let mut free = Vec::new();
     for (k, r) in reduced.iter_mut().enumerate() {
@@ -127,7 +131,8 @@ pub(super) fn eliminate(matrix: &Csr, prescribed: &[bool]) -> (Vec<u32>, Entries
         match (reduced[row as usize], reduced[col as usize]) {
             (NONE, _) => {}
             (i, NONE) => lift.push((i, col, value)),
-            (i, j) => entries.push((i, j, value)),
+            (i, j) if keep(i, j) => entries.push((i, j, value)),
+            _ => {}
         }
     }
     (free, entries, lift)
@@ -180,10 +185,9 @@ impl CholeskySolver {
         supernodal: bool,
         limit: f64,
     ) -> Result<Option<CholeskySolver>, FactorError> {
-        let (free, reduced, lift) = eliminate(matrix, prescribed);
-        let lower: Vec<_> = reduced
+        let (free, upper, lift) = eliminate(matrix, prescribed, |i, j| j >= i);
+        let lower: Vec<_> = upper
             .into_iter()
-            .filter(|&(i, j, _)| j >= i)
             .map(|(i, j, value)| Triplet::new(j, i, value))
             .collect();
         let n = free.len();

@@ -29,11 +29,10 @@ const MAX_ITERATIONS: usize = 500;
 #[derive(Debug)]
 pub struct AmgCg {
     rows: usize,
+    /// The free unknowns, in increasing order.
     free: Vec<u32>,
-    /// Whether each unknown is prescribed.
-    prescribed: Vec<bool>,
     lift: Vec<(u32, u32, f64)>,
-    a: Csr,
+    /// The hierarchy of `A_ff` (which holds `A_ff` as its finest level).
     amg: Amg,
     /// The iterations' vectors, `K` interleaved columns of the free unknowns.
     cg: Cg,
@@ -48,17 +47,14 @@ impl AmgCg {
     /// eliminated; builds the multigrid hierarchy, its first level by `coarse` if given (a
     /// prolongation onto all the unknowns from a coarser space, [`Amg::new`]).
     pub fn new(matrix: &Csr, prescribed: &[bool], coarse: Option<&Csr>) -> AmgCg {
-        let (free, reduced, lift) = super::cholesky::eliminate(matrix, prescribed);
+        let (free, reduced, lift) = super::cholesky::eliminate(matrix, prescribed, |_, _| true);
         let n = free.len();
-        let a = Csr::from_triplets(n, n, reduced);
         let first = coarse.map(|p| free_rows(p, &free));
-        let amg = Amg::new(a.clone(), first);
+        let amg = Amg::new(Csr::from_triplets(n, n, reduced), first);
         AmgCg {
             rows: matrix.rows(),
             free,
-            prescribed: prescribed.to_vec(),
             lift,
-            a,
             amg,
             cg: Cg::default(),
             last_iterations: 0,
@@ -73,7 +69,7 @@ impl AmgCg {
 
     /// Whether unknown `k` is free (not prescribed).
     pub fn is_free(&self, k: u32) -> bool {
-        !self.prescribed[k as usize]
+        self.free.binary_search(&k).is_ok()
     }
 
     /// Solves in place, `K` columns: `x` holds the right-hand sides with the prescribed values in
@@ -92,8 +88,8 @@ impl AmgCg {
                 b[K * i as usize + c] -= value * x[(col as usize, c)];
             }
         }
-        let amg = &mut self.amg;
-        let (iterations, converged) = self.cg.solve::<K>(&self.a, |r, z| amg.apply::<K>(r, z), TOLERANCE);
+        let (a, cycle) = self.amg.split::<K>();
+        let (iterations, converged) = self.cg.solve::<K>(a, cycle, TOLERANCE);
         self.last_iterations = iterations;
         if !converged {
             self.unconverged += 1;

@@ -62,13 +62,7 @@ impl Patch {
             begin = end;
         }
         a.restrict_into(&self.dofs, &self.slot, &mut self.matrix);
-        self.inverse_diagonal.clear();
-        self.inverse_diagonal.extend(
-            self.matrix
-                .diagonal()
-                .iter()
-                .map(|&d| if d > 0.0 { 1.0 / d } else { 0.0 }),
-        );
+        self.inverse_diagonal = self.matrix.inverse_diagonal();
     }
 
     /// The number of unknowns in the patch.

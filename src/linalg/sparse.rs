@@ -63,19 +63,22 @@ impl Csr {
     }
 
     /// The `rows × cols` pattern (values zero) of a matrix assembled from `cells` element
-    /// matrices: cell `c` couples its rows `rows_of(c)` with its columns `cols_of(c)`. Built
-    /// through each row's cells (a counting pass), rows in parallel: memory 12 bytes per entry
-    /// and 4 per row and cell, no triplets.
+    /// matrices: cell `c` couples the rows that `rows_of(c, out)` appends to `out` with the
+    /// columns `cols_of(c, out)` appends. Built through each row's cells (a counting pass), rows
+    /// in parallel: memory 12 bytes per entry and 4 per row and cell, no triplets.
     pub fn pattern(
         rows: usize,
         cols: usize,
         cells: usize,
-        rows_of: impl Fn(usize) -> Vec<u32> + Sync,
-        cols_of: impl Fn(usize) -> Vec<u32> + Sync,
+        rows_of: impl Fn(usize, &mut Vec<u32>),
+        cols_of: impl Fn(usize, &mut Vec<u32>) + Sync,
     ) -> Csr {
         let mut start = vec![0usize; rows + 1];
+        let mut cell_rows = Vec::new();
         for c in 0..cells {
-            for r in rows_of(c) {
+            cell_rows.clear();
+            rows_of(c, &mut cell_rows);
+            for &r in &cell_rows {
                 start[r as usize + 1] += 1;
             }
         }
@@ -85,7 +88,9 @@ impl Csr {
         let mut next = start.clone();
         let mut cell_of = vec![0u32; start[rows]];
         for c in 0..cells {
-            for r in rows_of(c) {
+            cell_rows.clear();
+            rows_of(c, &mut cell_rows);
+            for &r in &cell_rows {
                 cell_of[next[r as usize]] = c as u32;
                 next[r as usize] += 1;
             }
@@ -94,10 +99,10 @@ impl Csr {
         let columns: Vec<Vec<u32>> = (0..rows)
             .into_par_iter()
             .map(|r| {
-                let mut row: Vec<u32> = cell_of[start[r]..start[r + 1]]
-                    .iter()
-                    .flat_map(|&c| cols_of(c as usize))
-                    .collect();
+                let mut row = Vec::new();
+                for &c in &cell_of[start[r]..start[r + 1]] {
+                    cols_of(c as usize, &mut row);
+                }
                 row.sort_unstable();
                 row.dedup();
                 row
@@ -222,6 +227,15 @@ impl Csr {
                     .find(|(&c, _)| c as usize == r)
                     .map_or(0.0, |(_, &v)| v)
             })
+            .collect()
+    }
+
+    /// `D⁻¹`, the inverse of the diagonal (zero where it is not positive): Jacobi's
+    /// preconditioner and the smoothers' scaling.
+    pub fn inverse_diagonal(&self) -> Vec<f64> {
+        self.diagonal()
+            .iter()
+            .map(|&d| if d > 0.0 { 1.0 / d } else { 0.0 })
             .collect()
     }
 

@@ -258,6 +258,16 @@ impl<const D: usize> Rows<D> {
     }
 }
 
+/// The ghost vertices' pressure rows at the current pose: vertex `vertex[i]` takes
+/// `Σ w p_v` over `entries[start[i]..start[i + 1]]` (the linear extrapolation from the pressure's
+/// P1 values in the image points' cells, [`Work::extrapolate_pressure`]).
+#[derive(Debug, Default)]
+struct PressureRows {
+    vertex: Vec<u32>,
+    start: Vec<usize>,
+    entries: Vec<(u32, f64)>,
+}
+
 /// The vectors of the constraint's iterations, kept between steps: the residual and the
 /// multipliers' change (flat, for GMRES), the loads and the response at the observed dofs, the
 /// rows' values, and the preconditioner's input and output.
@@ -329,6 +339,8 @@ where
     scratch: Scratch<D>,
     /// The pressure at the vertices inside the bodies at the step's start ([`Self::hold_pressure`]).
     held_pressure: Vec<(u32, f64)>,
+    /// The ghost vertices' pressure rows at the current pose.
+    pressure_rows: PressureRows,
     /// The response to the multipliers' change, at every dof.
     response: Vec<Vector<D>>,
     /// Each body's rigid fit after the solve.
@@ -636,7 +648,7 @@ where
             for &(k, p) in &work.held_pressure {
                 fluid.flow.pressure[k as usize] = p;
             }
-            work.extrapolate_pressure(mesh, fluid.space().vertices, &mut fluid.flow.pressure);
+            work.extrapolate_pressure(&mut fluid.flow.pressure);
         }
         seconds.constraint += constraint;
         seconds.bodies += motion;
@@ -804,6 +816,7 @@ where
         for &j in &self.observed[m..] {
             self.slot[j as usize] = u32::MAX;
         }
+        self.pressure_stencil(mesh, space.vertices);
         self.target_frames.clear();
         for w in self.ranges.windows(2) {
             self.target_frames.push(Frame::new(&self.targets[w[0]..w[1]]));
@@ -1034,39 +1047,55 @@ where
         );
     }
 
-    /// The pressure at the ghosts that are vertices, extrapolated linearly along the normal from
-    /// two points in the fluid, `x_s + δ n` and `x_s + 2δ n`:
-    /// `p_k = p₁ + (p₁ − p₂) depth/δ` (two Gauss–Seidel sweeps: images may read ghosts); where
-    /// the second point is outside the mesh (a narrow gap to a wall), `p_k = p₁`. The
-    /// cells across the surface then see the fluid's pressure continued into the body, not a
-    /// value the pressure correction builds from the divergence the ghosts leave there (which
-    /// grew without bound in a closed container: the sphere's speed drifted by −2.5 % over
-    /// 120 steps). A ghost whose first image is outside the mesh keeps its held value.
-    fn extrapolate_pressure(&self, mesh: &SimplexMesh<D>, vertices: usize, pressure: &mut [f64]) {
+    /// The ghost vertices' pressure rows ([`PressureRows`]) at the current pose: the linear
+    /// extrapolation along the normal from two points in the fluid, `x_s + δ n` and `x_s + 2δ n`,
+    /// `p_k = p₁ + (p₁ − p₂) depth/δ`; where the second point is outside the mesh (a narrow gap
+    /// to a wall), `p_k = p₁`; a ghost whose first point is outside has no row (it keeps its held
+    /// value).
+    fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, vertices: usize) {
+        let rows = &mut self.pressure_rows;
+        rows.vertex.clear();
+        rows.start.clear();
+        rows.start.push(0);
+        rows.entries.clear();
+        for g in &self.ghosts.list {
+            let row = g.row as usize;
+            let k = self.dofs[row];
+            if k as usize >= vertices {
+                continue;
+            }
+            let x_s = self.targets[row];
+            let locate = |x: Point<D>| mesh.locate_from(&x, self.cell_of[k as usize]);
+            let Some(first) = locate(x_s + g.normal * g.reach) else {
+                continue;
+            };
+            let second = locate(x_s + g.normal * (2.0 * g.reach));
+            let slope = if second.is_some() { g.depth / g.reach } else { 0.0 };
+            for (at, scale) in [(Some(first), 1.0 + slope), (second, -slope)] {
+                if let Some(at) = at {
+                    let cell = mesh.cell(at.cell);
+                    rows.entries
+                        .extend(cell.iter().zip(&at.weights).map(|(&v, w)| (v, scale * w)));
+                }
+            }
+            rows.vertex.push(k);
+            rows.start.push(rows.entries.len());
+        }
+    }
+
+    /// Sets the ghost vertices' pressure by their rows ([`Self::pressure_stencil`]), in two
+    /// Gauss–Seidel sweeps (an image point's cell may hold another ghost). The cells across the
+    /// surface then see the fluid's pressure continued into the body, not a value the pressure
+    /// correction builds from the divergence the ghosts leave there (which grew without bound
+    /// in a closed container: the sphere's speed drifted by −2.5 % over 120 steps).
+    fn extrapolate_pressure(&self, pressure: &mut [f64]) {
+        let rows = &self.pressure_rows;
         for _ in 0..2 {
-            for g in &self.ghosts.list {
-                let row = g.row as usize;
-                let k = self.dofs[row] as usize;
-                if k >= vertices {
-                    continue;
-                }
-                let at = |x: Point<D>, p: &[f64]| {
-                    mesh.locate_from(&x, self.cell_of[k]).map(|c| {
-                        mesh.cell(c.cell)
-                            .iter()
-                            .zip(&c.weights)
-                            .map(|(&v, w)| w * p[v as usize])
-                            .sum::<f64>()
-                    })
-                };
-                let x_s = self.targets[row];
-                let p1 = at(x_s + g.normal * g.reach, pressure);
-                let p2 = at(x_s + g.normal * (2.0 * g.reach), pressure);
-                match (p1, p2) {
-                    (Some(p1), Some(p2)) => pressure[k] = p1 + (p1 - p2) * g.depth / g.reach,
-                    (Some(p1), None) => pressure[k] = p1,
-                    _ => {}
-                }
+            for (&k, w) in rows.vertex.iter().zip(rows.start.windows(2)) {
+                pressure[k as usize] = rows.entries[w[0]..w[1]]
+                    .iter()
+                    .map(|&(v, c)| c * pressure[v as usize])
+                    .sum();
             }
         }
     }

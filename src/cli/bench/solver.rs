@@ -59,10 +59,10 @@ pub fn run(args: SolverArgs) -> anyhow::Result<()> {
             .split_once(':')
             .and_then(|(m, n)| Some((m, n.parse::<usize>().ok()?)))
             .ok_or_else(|| anyhow::anyhow!("--single takes <direct|iterative>:<n>, got {single}"))?;
-        let method = if method == "direct" {
-            SpdMethod::Direct
-        } else {
-            SpdMethod::Iterative
+        let method = match method {
+            "direct" => SpdMethod::Direct,
+            "iterative" => SpdMethod::Iterative,
+            other => anyhow::bail!("--single takes direct:<n> or iterative:<n>, got {other}"),
         };
         let (row, cells, iterations) = match dim {
             2 => measure::<2>(n, method, args.steps)?,
@@ -99,7 +99,7 @@ pub fn run(args: SolverArgs) -> anyhow::Result<()> {
         }
         lines.push((name, rows));
     }
-    if let Some(stem) = &args.plot {
+    if let Some(plot) = &args.plot {
         let curves = |pick: &dyn Fn(&Row) -> f64| -> Vec<Curve> {
             lines
                 .iter()
@@ -113,12 +113,15 @@ pub fn run(args: SolverArgs) -> anyhow::Result<()> {
                 .collect()
         };
         let file = |suffix: &str| {
-            let stem = stem
+            let stem = plot
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            stem_path(&args.plot, &format!("{stem}_{suffix}.png"))
+            plot.with_file_name(format!("{stem}_{suffix}.png"))
         };
+        if let Some(folder) = plot.parent().filter(|f| !f.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))?;
+        }
         let x = "log10 velocity unknowns";
         plot_xy(&file("time"), "Time per step", x, "log10 seconds", &curves(&|r| r.step))?;
         plot_xy(
@@ -159,16 +162,6 @@ fn child(method: &str, n: usize, dim: usize, steps: usize) -> anyhow::Result<(Ro
         number("cells") as usize,
         v["iterations"].as_str().unwrap_or("").to_string(),
     ))
-}
-
-/// `name` in the folder of `plot`.
-fn stem_path(plot: &Option<PathBuf>, name: &str) -> PathBuf {
-    let folder = plot
-        .as_ref()
-        .and_then(|p| p.parent())
-        .map(PathBuf::from)
-        .unwrap_or_default();
-    folder.join(name)
 }
 
 /// Builds the box of `n` cells a side and its stepper with `method`, takes `1 + steps` steps;
