@@ -49,3 +49,7 @@ for hb in 0.02; do
 done
 # Symmetric stenotic artery (the specification's section 4.7), h = d/10 (binary): 52 802 triangles.
 gmsh -2 stenotic_artery.geo -setnumber h 8.5e-5 -format msh41 -bin -o stenotic_artery.msh > /dev/null
+# ten Cate et al.'s 10 × 10 × 16 cm box, refined to hb = d/8 within 1.5 cm of the sphere's vertical
+# path (x = y = 5), growing to 1 cm over 2.5 cm (ASCII, Gmsh's default): 122 914 tetrahedra, 498 000
+# velocity unknowns. `tumble bench solver --mesh` measures it beside the boxes.
+gmsh -3 ten_cate.geo -setnumber hb 0.1875 -setnumber h 1 -format msh41 -o ten_cate_0.1875.msh > /dev/null

@@ -200,8 +200,18 @@ impl CholeskySolver {
             },
             ..Default::default()
         };
-        let symbolic = factorize_symbolic_cholesky(a.symbolic(), Side::Lower, SymmetricOrdering::Amd, params)
-            .map_err(|e| format!("{e:?}"))?;
+        let symbolic = match factorize_symbolic_cholesky(a.symbolic(), Side::Lower, SymmetricOrdering::Amd, params) {
+            Ok(symbolic) => symbolic,
+            // More entries than 32-bit indices count: a factor beyond any limit.
+            Err(faer::sparse::FaerError::IndexOverflow) if limit.is_finite() => return Ok(None),
+            Err(faer::sparse::FaerError::IndexOverflow) => {
+                return Err(FactorError::Failed(format!(
+                    "the Cholesky factor of a {n} × {n} system has more entries than 32-bit indices count \
+                     (over 4.3e9): solve it by the iterative path"
+                )))
+            }
+            Err(e) => return Err(FactorError::Failed(format!("{e:?}"))),
+        };
         let entries = symbolic.len_val() as f64;
         if entries > limit {
             return Ok(None);

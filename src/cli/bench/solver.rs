@@ -7,6 +7,11 @@
 //! `ν = 0.01`, `Δt = 0.01` (`ν Δt/h²` from 0.006 at `n = 8` to 0.36 at `n = 60`: the velocity system is mass-dominated, as in settling cases). One step to start
 //! the history, then `--steps` timed steps (the median is printed). The peak memory is the
 //! resident peak (`VmHWM`) of a child process that measures that size alone, mesh included.
+//!
+//! `--mesh FILE` adds a Gmsh mesh (graded meshes, refined where bodies go) to both paths: the
+//! same flow from its `--inlet` marker to its `--outlet` marker, no slip on every other marker,
+//! with lengths scaled by the mesh's largest extent `L` (`ν = 0.01 L²`, inflow peak `L`), so that
+//! the Reynolds number and `ν Δt/h²` are the unit box's at the same relative `h`.
 
 use clap::Args;
 use std::path::PathBuf;
@@ -17,6 +22,7 @@ use tumble::linalg::SpdMethod;
 use tumble::math::{Point, Vector};
 use tumble::memory::peak_resident;
 use tumble::mesh::generate::axis_box;
+use tumble::mesh::{gmsh, SimplexMesh};
 
 #[derive(Args, Debug)]
 pub struct SolverArgs {
@@ -33,8 +39,19 @@ pub struct SolverArgs {
     /// Dimension: 3 (boxes of n³ cubes) or 2 (squares of n² cut in two triangles each).
     #[arg(long, default_value_t = 3)]
     dim: usize,
-    /// Measure one size in this process and print it as JSON (`direct:16`): what the command
-    /// runs in a child process per size, so that each peak is its own.
+    /// Gmsh meshes measured on both paths after the boxes (the flow enters at `--inlet`,
+    /// leaves at `--outlet`, no slip elsewhere).
+    #[arg(long, value_delimiter = ',')]
+    mesh: Vec<PathBuf>,
+    /// The inflow marker of the `--mesh` files.
+    #[arg(long, default_value = "bottom")]
+    inlet: String,
+    /// The outflow marker of the `--mesh` files.
+    #[arg(long, default_value = "top")]
+    outlet: String,
+    /// Measure one size in this process and print it as JSON (`direct:16`, or `direct:FILE`
+    /// for a mesh file): what the command runs in a child process per size, so that each peak is
+    /// its own.
     #[arg(long, hide = true)]
     single: Option<String>,
     /// Write log–log plots of the time and the memory per step against the unknowns here (two
@@ -51,50 +68,90 @@ struct Row {
     peak: f64,
 }
 
+/// What one measurement runs on: the box of `n` cells a side, or a mesh file.
+#[derive(Clone)]
+enum Source {
+    Box(usize),
+    File(PathBuf),
+}
+
+impl Source {
+    /// `16` is a box, anything else a path.
+    fn parse(text: &str) -> Self {
+        text.parse::<usize>()
+            .map(Source::Box)
+            .unwrap_or_else(|_| Source::File(PathBuf::from(text)))
+    }
+    /// What `--single` reads back.
+    fn argument(&self) -> String {
+        match self {
+            Source::Box(n) => n.to_string(),
+            Source::File(path) => path.display().to_string(),
+        }
+    }
+    /// The table's `n` column: the box's cells a side or the file's stem.
+    fn label(&self) -> String {
+        match self {
+            Source::Box(n) => n.to_string(),
+            Source::File(path) => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        }
+    }
+}
+
 pub fn run(args: SolverArgs) -> anyhow::Result<()> {
     let dim = args.dim;
     anyhow::ensure!(dim == 2 || dim == 3, "--dim must be 2 or 3, got {dim}");
+    let markers = (args.inlet.as_str(), args.outlet.as_str());
     if let Some(single) = &args.single {
-        let (method, n) = single
+        let (method, source) = single
             .split_once(':')
-            .and_then(|(m, n)| Some((m, n.parse::<usize>().ok()?)))
-            .ok_or_else(|| anyhow::anyhow!("--single takes <direct|iterative>:<n>, got {single}"))?;
+            .ok_or_else(|| anyhow::anyhow!("--single takes <direct|iterative>:<n|file>, got {single}"))?;
         let method = match method {
             "direct" => SpdMethod::Direct,
             "iterative" => SpdMethod::Iterative,
-            other => anyhow::bail!("--single takes direct:<n> or iterative:<n>, got {other}"),
+            other => anyhow::bail!("--single takes direct:<n|file> or iterative:<n|file>, got {other}"),
         };
+        let source = Source::parse(source);
         let (row, cells, iterations) = match dim {
-            2 => measure::<2>(n, method, args.steps)?,
-            _ => measure::<3>(n, method, args.steps)?,
+            2 => measure::<2>(&source, markers, method, args.steps)?,
+            _ => measure::<3>(&source, markers, method, args.steps)?,
         };
         let line = serde_json::json!({"unknowns": row.unknowns, "setup": row.setup, "step": row.step,
             "peak": row.peak, "cells": cells, "iterations": iterations});
         println!("{line}");
         return Ok(());
     }
+    for path in &args.mesh {
+        anyhow::ensure!(path.is_file(), "--mesh {}: no such file", path.display());
+    }
     println!(
         "{:<9} {:>5} {:>10} {:>12} {:>9} {:>11} {:>9} {:>16}",
         "path", "n", "cells", "velocity dofs", "setup s", "median s/step", "peak MB", "CG iterations"
     );
+    let files = args.mesh.iter().cloned().map(Source::File);
     let mut lines = Vec::new();
     for (name, sizes) in [("direct", &args.direct), ("iterative", &args.iterative)] {
         let mut rows = Vec::new();
-        for &n in sizes {
-            let result = child(name, n, dim, args.steps);
-            match result {
+        for source in sizes.iter().map(|&n| Source::Box(n)).chain(files.clone()) {
+            let label = source.label();
+            match child(name, &source, &args) {
                 Ok((row, cells, iterations)) => {
                     println!(
-                        "{name:<9} {n:>5} {cells:>10} {:>12} {:>9.2} {:>11.3} {:>9.0} {:>16}",
+                        "{name:<9} {label:>5} {cells:>10} {:>12} {:>9.2} {:>11.3} {:>9.0} {:>16}",
                         row.unknowns,
                         row.setup,
                         row.step,
                         row.peak / 1048576.0,
                         iterations
                     );
-                    rows.push(row);
+                    if matches!(source, Source::Box(_)) {
+                        rows.push(row);
+                    }
                 }
-                Err(e) => println!("{name:<9} {n:>5} skipped: {e}"),
+                Err(e) => println!("{name:<9} {label:>5} skipped: {e}"),
             }
         }
         lines.push((name, rows));
@@ -136,10 +193,16 @@ pub fn run(args: SolverArgs) -> anyhow::Result<()> {
 }
 
 /// Runs this command for one size in a child process and reads its JSON line.
-fn child(method: &str, n: usize, dim: usize, steps: usize) -> anyhow::Result<(Row, usize, String)> {
+fn child(method: &str, source: &Source, args: &SolverArgs) -> anyhow::Result<(Row, usize, String)> {
     let output = std::process::Command::new(std::env::current_exe()?)
-        .args(["bench", "solver", "--single", &format!("{method}:{n}")])
-        .args(["--dim", &dim.to_string(), "--steps", &steps.to_string()])
+        .args([
+            "bench",
+            "solver",
+            "--single",
+            &format!("{method}:{}", source.argument()),
+        ])
+        .args(["--dim", &args.dim.to_string(), "--steps", &args.steps.to_string()])
+        .args(["--inlet", &args.inlet, "--outlet", &args.outlet])
         .output()?;
     if !output.status.success() {
         let message = String::from_utf8_lossy(&output.stderr);
@@ -164,24 +227,42 @@ fn child(method: &str, n: usize, dim: usize, steps: usize) -> anyhow::Result<(Ro
     ))
 }
 
-/// Builds the box of `n` cells a side and its stepper with `method`, takes `1 + steps` steps;
-/// the row, the cells, and the last step's CG iterations (velocity, pressure, mass).
-fn measure<const D: usize>(n: usize, method: SpdMethod, steps: usize) -> anyhow::Result<(Row, usize, String)> {
+/// Builds the mesh of `source` (the box's faces are marked `zmin`, `zmax`, …) and its stepper
+/// with `method`, takes `1 + steps` steps; the row, the cells, and the last step's CG iterations
+/// (velocity, pressure, mass).
+fn measure<const D: usize>(
+    source: &Source,
+    (inlet, outlet): (&str, &str),
+    method: SpdMethod,
+    steps: usize,
+) -> anyhow::Result<(Row, usize, String)> {
     let start = Instant::now();
-    let mesh = axis_box::<D>(Point::<D>::zeros(), Point::<D>::from_element(1.0), [n; D])?;
-    let (inlet, outlet) = if D == 3 { ("zmin", "zmax") } else { ("ymin", "ymax") };
+    let (mesh, inlet, outlet): (SimplexMesh<D>, _, _) = match source {
+        Source::Box(n) => {
+            let mesh = axis_box::<D>(Point::<D>::zeros(), Point::<D>::from_element(1.0), [*n; D])?;
+            let ends = if D == 3 { ("zmin", "zmax") } else { ("ymin", "ymax") };
+            (mesh, ends.0, ends.1)
+        }
+        Source::File(path) => (gmsh::read_dim::<D>(path)?, inlet, outlet),
+    };
+    let (lo, hi) = mesh.bounding_box();
+    let length = (hi - lo).max();
+    let (inlet, outlet) = (mesh.facet_marker(inlet)?, mesh.facet_marker(outlet)?);
     let mut bc = BoundaryConditions::<D>::default()
-        .velocity(mesh.facet_marker(inlet)?, |x: &Point<D>, _| {
-            let profile = (0..D - 1).map(|a| 4.0 * x[a] * (1.0 - x[a])).product::<f64>();
-            Vector::<D>::from_fn(|a, _| if a == D - 1 { profile } else { 0.0 })
+        .velocity(inlet, move |x: &Point<D>, _| {
+            let profile = (0..D - 1)
+                .map(|a| {
+                    let s = (x[a] - lo[a]) / (hi[a] - lo[a]);
+                    4.0 * s * (1.0 - s)
+                })
+                .product::<f64>();
+            Vector::<D>::from_fn(|a, _| if a == D - 1 { length * profile } else { 0.0 })
         })
-        .outflow(mesh.facet_marker(outlet)?);
-    for side in ["xmin", "xmax", "ymin", "ymax"]
-        .into_iter()
-        .filter(|s| *s != inlet && *s != outlet)
-    {
-        if let Ok(m) = mesh.facet_marker(side) {
-            bc = bc.no_slip(m);
+        .outflow(outlet);
+    let markers: std::collections::BTreeSet<i32> = mesh.facet_markers().iter().copied().collect();
+    for marker in markers {
+        if marker != inlet && marker != outlet {
+            bc = bc.no_slip(marker);
         }
     }
     let space = P2Space::new(&mesh);
@@ -190,7 +271,8 @@ fn measure<const D: usize>(n: usize, method: SpdMethod, steps: usize) -> anyhow:
         pressure: vec![0.0; mesh.num_points()],
     };
     let unknowns = D * space.len();
-    let mut stepper = Unsteady::with_method(&mesh, space, (0.01, 0.01), bc, (rest, 0.0), method)?;
+    let nu = 0.01 * length * length;
+    let mut stepper = Unsteady::with_method(&mesh, space, (nu, 0.01), bc, (rest, 0.0), method)?;
     let setup = start.elapsed().as_secs_f64();
     let still = |_: &Point<D>, _: f64| Vector::<D>::zeros();
     stepper.step(&mesh, &still)?;
