@@ -207,7 +207,7 @@ impl CholeskySolver {
             Err(faer::sparse::FaerError::IndexOverflow) => {
                 return Err(FactorError::Failed(format!(
                     "the Cholesky factor of a {n} × {n} system has more entries than 32-bit indices count \
-                     (over 4.3e9): solve it by the iterative path"
+                     (over 4.3e9): solve it by the iterative path (`[fluid] solver = \"iterative\"` or `\"auto\"`)"
                 )))
             }
             Err(e) => return Err(FactorError::Failed(format!("{e:?}"))),
