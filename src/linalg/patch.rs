@@ -62,7 +62,7 @@ impl Patch {
             begin = end;
         }
         a.restrict_into(&self.dofs, &self.slot, &mut self.matrix);
-        self.inverse_diagonal = self.matrix.inverse_diagonal();
+        self.matrix.inverse_diagonal_into(&mut self.inverse_diagonal);
     }
 
     /// The number of unknowns in the patch.

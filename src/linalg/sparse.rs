@@ -218,25 +218,38 @@ impl Csr {
 
     /// The diagonal entries (zero where none is stored).
     pub fn diagonal(&self) -> Vec<f64> {
-        (0..self.rows)
-            .map(|r| {
-                let (columns, values) = self.row(r);
-                columns
-                    .iter()
-                    .zip(values)
-                    .find(|(&c, _)| c as usize == r)
-                    .map_or(0.0, |(_, &v)| v)
-            })
-            .collect()
+        (0..self.rows).map(|r| self.entry_on_diagonal(r)).collect()
+    }
+
+    /// `a_rr`, zero if the row stores none.
+    fn entry_on_diagonal(&self, r: usize) -> f64 {
+        let (columns, values) = self.row(r);
+        columns
+            .iter()
+            .zip(values)
+            .find(|(&c, _)| c as usize == r)
+            .map_or(0.0, |(_, &v)| v)
     }
 
     /// `D⁻¹`, the inverse of the diagonal (zero where it is not positive): Jacobi's
     /// preconditioner and the smoothers' scaling.
     pub fn inverse_diagonal(&self) -> Vec<f64> {
-        self.diagonal()
-            .iter()
-            .map(|&d| if d > 0.0 { 1.0 / d } else { 0.0 })
-            .collect()
+        let mut out = Vec::new();
+        self.inverse_diagonal_into(&mut out);
+        out
+    }
+
+    /// [`inverse_diagonal`](Self::inverse_diagonal) into `out`, reusing its storage.
+    pub fn inverse_diagonal_into(&self, out: &mut Vec<f64>) {
+        out.clear();
+        out.extend((0..self.rows).map(|r| {
+            let d = self.entry_on_diagonal(r);
+            if d > 0.0 {
+                1.0 / d
+            } else {
+                0.0
+            }
+        }));
     }
 
     /// `Aᵀ`, by a counting pass over the columns.
