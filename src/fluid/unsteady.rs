@@ -431,6 +431,15 @@ impl<const D: usize> Unsteady<D> {
         self.dt
     }
 
+    /// The measure `∫ φ_k` of each velocity dof's basis function (the P2 mass matrix's row sums:
+    /// zero at the vertices in 2D, negative there in 3D), so that `Σ_k ∫φ_k u_k` is the momentum
+    /// of a field over the density.
+    pub fn dof_measures(&self) -> Vec<f64> {
+        (0..self.mass2.rows())
+            .map(|r| self.mass2.row(r).1.iter().sum())
+            .collect()
+    }
+
     /// The kinematic viscosity.
     pub fn viscosity(&self) -> f64 {
         self.nu
