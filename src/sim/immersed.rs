@@ -47,7 +47,8 @@
 //!    charge the drag of a body moved at a prescribed speed did not converge with `Δt`
 //!    (Re 17 disk at `h = d/10`, `Δt` 2e-3 to 2.5e-4: 11.91, 11.95, 11.99, 12.01 dyn; with it
 //!    12.72, 12.62, 12.57, 12.54, first order), and the Re 17 disk settled 5.9 % too fast at
-//!    `h = d/10` (Re_max 18.32; with the charge 17.47 and 17.43 at `d/20`, published 17.3–17.42).
+//!    `h = d/10` (Re_max 18.32; with the charge 17.40–17.48 for `Δt` 1e-3 to 2.5e-4, and 17.39–17.43
+//!    at `d/20`; published 17.3–17.42).
 //!    It is a staircase's error: it vanishes with `h`, not with `Δt`. With ghosts
 //!    ([`BodyBoundary::Surface`]) the captured dofs hold the fluid continued into the body, and
 //!    charging their change made the speeds diverge with `Δt` (5.51, 5.70, 5.81 for `Δt` 2e-3 to
@@ -382,9 +383,9 @@ where
     by_dof: Vec<Vector<D>>,
     held: Vec<u32>,
     /// `∫ φ_k` of each velocity dof (with [`BodyBoundary::Nodes`]; empty with ghosts): the
-    /// measure that turns the projection's velocity changes into momentum ([`Self::project`]).
+    /// measure that turns the projection's velocity changes into momentum ([`Self::capture`]).
     measure: Vec<f64>,
-    /// Marks the dofs of `held` while [`Self::project`] looks for the ones just captured.
+    /// Marks the dofs of `held` while [`Self::capture`] looks for the ones just captured.
     was_held: Vec<bool>,
 }
 
