@@ -465,7 +465,11 @@ where
             n => n,
         };
         let n = bodies.bodies.len();
-        let work = Work::new(fluid.space(), options.boundary, fluid.dof_measures());
+        let measure = match options.boundary {
+            BodyBoundary::Nodes => fluid.dof_measures(),
+            BodyBoundary::Surface => Vec::new(),
+        };
+        let work = Work::new(fluid.space(), options.boundary, measure);
         let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
         let mut immersed = Immersed {
             dofs: PointGrid::new(fluid.space().coordinates(), size.max(f64::MIN_POSITIVE)),
@@ -541,9 +545,10 @@ where
         let mut hydro_force = vec![Vector::<D>::zeros(); n];
         let mut velocity = vec![Vector::<D>::zeros(); n];
         let mut momentum = vec![Vector::<D>::zeros(); n];
-        let captured_angular = match state.captured_angular.is_empty() {
-            true => Some(vec![<Dim<D> as Kinematics<D>>::zero(); n]),
-            false => angular(&state.captured_angular),
+        let captured_angular = if state.captured_angular.is_empty() {
+            Some(vec![<Dim<D> as Kinematics<D>>::zero(); n])
+        } else {
+            angular(&state.captured_angular)
         };
         let (true, true, true, Some(hydro_torque), Some(spin), Some(captured_angular)) = (
             unflatten_into(&state.hydro_force, &mut hydro_force),
@@ -706,7 +711,7 @@ where
     Dim<D>: Kinematics<D>,
 {
     /// The work of `space`: each dof's spacing and one of its cells; ghosts if `boundary` is
-    /// [`BodyBoundary::Surface`].
+    /// [`BodyBoundary::Surface`]; `measure`, each dof's `∫ φ_k` (empty with ghosts).
     fn new(space: &P2Space<D>, boundary: BodyBoundary, measure: Vec<f64>) -> Self {
         let surface = boundary == BodyBoundary::Surface;
         let position = space.coordinates();
@@ -730,7 +735,7 @@ where
         Work {
             spacing,
             cell_of,
-            measure: if surface { Vec::new() } else { measure },
+            measure,
             ..Work::default()
         }
     }
