@@ -1,0 +1,276 @@
+//! Narrow-band distance fields on a mesh: the signed distance to its facets of given tags, within
+//! `max_distance` of them, and queries of it.
+
+use crate::handle::{self, Handle};
+use crate::mesh::{dimension, TumbleMesh};
+use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use std::ffi::c_char;
+use std::sync::Arc;
+use tumble::fmm::{distance_to_range, DistanceField, FmmOptions, Front};
+use tumble::math::Point;
+use tumble::mesh::gmsh::AnyMesh;
+use tumble::SimplexMesh;
+
+/// How [`tumble_distance_new`] computes a field; start from
+/// [`tumble_distance_options_default`] and change what you need.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct TumbleDistanceOptions {
+    /// `d_max`: nodes farther than this from the front are not computed. Infinity (the default)
+    /// marches over the whole mesh.
+    pub max_distance: f64,
+    /// The value of the nodes beyond the band (on either side); NaN (the default) means
+    /// `max_distance`.
+    pub default_value: f64,
+    /// Negative inside the front, which must then be closed (default true).
+    pub signed_distance: bool,
+    /// Exact distances to the closest front facet at each node (default true); false is the plain
+    /// fast-marching update, a little faster and first-order accurate.
+    pub closest_point: bool,
+    /// Read the facets as the discretisation of a smooth body and measure distances to it rather
+    /// than to the polygon (default false).
+    pub curved_front: bool,
+}
+
+/// The default options: the whole mesh, signed, exact at each node.
+#[no_mangle]
+pub extern "C" fn tumble_distance_options_default() -> TumbleDistanceOptions {
+    TumbleDistanceOptions {
+        max_distance: f64::INFINITY,
+        default_value: f64::NAN,
+        signed_distance: true,
+        closest_point: true,
+        curved_front: false,
+    }
+}
+
+enum Field {
+    D2(DistanceField<2>),
+    D3(DistanceField<3>),
+}
+
+/// A distance field on the nodes of a mesh, made by [`tumble_distance_new`] and freed by
+/// [`tumble_distance_free`]; it keeps its mesh alive.
+pub struct TumbleDistance {
+    field: Field,
+    mesh: Arc<AnyMesh>,
+    error: ErrorSlot,
+}
+
+impl Handle for TumbleDistance {
+    const KIND: &'static str = "distance field";
+    fn error(&self) -> &ErrorSlot {
+        &self.error
+    }
+}
+
+/// Runs `$body` with `$f` the field and `$m` its mesh, of the same dimension `$d`.
+macro_rules! with_field {
+    ($h:expr, $f:ident, $m:ident, $d:ident => $body:expr) => {
+        match (&$h.field, &*$h.mesh) {
+            (Field::D2($f), AnyMesh::D2($m)) => {
+                #[allow(dead_code)]
+                const $d: usize = 2;
+                $body
+            }
+            (Field::D3($f), AnyMesh::D3($m)) => {
+                #[allow(dead_code)]
+                const $d: usize = 3;
+                $body
+            }
+            _ => unreachable!("a field is made on a mesh of its own dimension"),
+        }
+    };
+}
+
+/// Computes the distance to the facets of `mesh` tagged with any of `tags` (`num_tags` of them)
+/// into a new field `*out`. `options` may be null for the defaults.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned, `tags` hold `num_tags` tags, `options` be
+/// null or readable, `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_new(
+    mesh: *const TumbleMesh,
+    tags: *const i32,
+    num_tags: usize,
+    options: *const TumbleDistanceOptions,
+    out: *mut *mut TumbleDistance,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        put(out, std::ptr::null_mut(), "out")?;
+        let tags = slice(tags, num_tags, "tags")?;
+        if tags.is_empty() {
+            return Err(Failure::argument(
+                "num_tags",
+                "is 0: give the tags of the front's facets",
+            ));
+        }
+        let given = if options.is_null() {
+            tumble_distance_options_default()
+        } else {
+            options.read()
+        };
+        let band = given.max_distance;
+        if band.is_nan() || band <= 0.0 {
+            return Err(Failure::argument(
+                "options.max_distance",
+                format!("is {band}, expected a positive band width (infinity for the whole mesh)"),
+            ));
+        }
+        let fmm = FmmOptions {
+            max_distance: band.is_finite().then_some(band),
+            default_value: (!given.default_value.is_nan()).then_some(given.default_value),
+            signed: given.signed_distance,
+            closest_point: given.closest_point,
+            curved_front: given.curved_front,
+        };
+        let field = match &*m.mesh {
+            AnyMesh::D2(mesh) => Field::D2(march(mesh, tags, &fmm)?),
+            AnyMesh::D3(mesh) => Field::D3(march(mesh, tags, &fmm)?),
+        };
+        let ptr = handle::make(TumbleDistance {
+            field,
+            mesh: m.mesh.clone(),
+            error: ErrorSlot::default(),
+        });
+        out.write(ptr);
+        Ok(())
+    })
+}
+
+/// The field of the facets tagged `tags` on `mesh`.
+fn march<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    tags: &[i32],
+    options: &FmmOptions,
+) -> Result<DistanceField<D>, Failure> {
+    distance_to_range(mesh, &Front::Markers(tags.to_vec()), options).map_err(Failure::failed)
+}
+
+/// Frees a field (null is a no-op).
+///
+/// # Safety
+/// `field` must be null or a pointer this library returned.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_free(field: *mut TumbleDistance) -> TumbleStatus {
+    guard(None, || handle::free(field, "field"))
+}
+
+/// Copies one value per mesh node into `values` (room for `capacity`); `*count` is the number
+/// of nodes. With too small a buffer nothing is copied, `*count` says how much room is needed
+/// and the status is `TUMBLE_STATUS_BUFFER_TOO_SMALL` (a null `values` with capacity 0 asks for
+/// the count alone that way).
+///
+/// # Safety
+/// `field` must be a pointer this library returned, `values` hold `capacity` writable doubles,
+/// `count` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_values(
+    field: *const TumbleDistance,
+    values: *mut f64,
+    capacity: usize,
+    count: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on(field, "field", |h| {
+        let source = with_field!(h, f, _m, D => &f.values);
+        copy_out(source, values, capacity, count, "values")
+    })
+}
+
+/// Like [`tumble_distance_values`], one byte per node: 1 where the march reached the node (its
+/// value is a distance), 0 beyond the band (its value is the default).
+///
+/// # Safety
+/// As [`tumble_distance_values`].
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_reached(
+    field: *const TumbleDistance,
+    reached: *mut u8,
+    capacity: usize,
+    count: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on(field, "field", |h| {
+        let source: Vec<u8> = with_field!(h, f, _m, D => f.reached.iter().map(|&r| r as u8).collect());
+        copy_out(&source, reached, capacity, count, "reached")
+    })
+}
+
+/// The field's linear interpolant at `num_points` points (`points` holds `num_points × dim`
+/// coordinates) into `values`; NaN at a point outside the mesh. A non-finite coordinate is
+/// `TUMBLE_STATUS_INVALID_ARGUMENT` naming the point.
+///
+/// # Safety
+/// `field` must be a pointer this library returned, `points` hold `num_points × dim` doubles and
+/// `values` `num_points` writable ones.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_at(
+    field: *const TumbleDistance,
+    points: *const f64,
+    num_points: usize,
+    values: *mut f64,
+) -> TumbleStatus {
+    handle::guard_on(field, "field", |h| {
+        let d = dimension(&h.mesh);
+        let n = num_points
+            .checked_mul(d)
+            .ok_or_else(|| Failure::argument("num_points", "overflows"))?;
+        let points = slice(points, n, "points")?;
+        let values = slice_mut(values, num_points, "values")?;
+        if let Some(bad) = points.iter().position(|x| !x.is_finite()) {
+            return Err(Failure::argument(
+                "points",
+                format!("point {} has a non-finite coordinate {}", bad / d, points[bad]),
+            ));
+        }
+        with_field!(h, f, m, D => {
+            for (x, v) in points.chunks_exact(D).zip(values.iter_mut()) {
+                *v = f.value_at(m, &Point::<D>::from_column_slice(x)).unwrap_or(f64::NAN);
+            }
+        });
+        Ok(())
+    })
+}
+
+/// Where the field is smallest on the facets tagged with any of `tags`: the point into `point`
+/// (`dim` doubles) and the value into `*value`; `*found` is 0 (and nothing else written) when no
+/// node of those facets lies in the band.
+///
+/// # Safety
+/// `field` must be a pointer this library returned, `tags` hold `num_tags` tags, `point` room for
+/// `dim` doubles, `value` and `found` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_argmin(
+    field: *const TumbleDistance,
+    tags: *const i32,
+    num_tags: usize,
+    point: *mut f64,
+    value: *mut f64,
+    found: *mut i32,
+) -> TumbleStatus {
+    handle::guard_on(field, "field", |h| {
+        let tags = slice(tags, num_tags, "tags")?;
+        put(found, 0, "found")?;
+        let point = slice_mut(point, dimension(&h.mesh), "point")?;
+        if value.is_null() {
+            return Err(Failure::new(TumbleStatus::NullPointer, "value is null"));
+        }
+        let best = with_field!(h, f, m, D => f.argmin_on(m, tags).map(|(x, v)| (x.as_slice().to_vec(), v)));
+        if let Some((x, v)) = best {
+            point.copy_from_slice(&x);
+            value.write(v);
+            found.write(1);
+        }
+        Ok(())
+    })
+}
+
+/// The message of the last failed call on `field` (empty if none), valid until the next; never
+/// null.
+///
+/// # Safety
+/// `field` must be null or a pointer this library returned.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_distance_error(field: *const TumbleDistance) -> *const c_char {
+    handle::error_of(field, "field")
+}

@@ -1,0 +1,244 @@
+//! Meshes: read from a Gmsh file or built from flat arrays, of a dimension (2 or 3) known at
+//! run time.
+
+use crate::handle::{self, Handle};
+use crate::status::{guard, put, slice, ErrorSlot, Failure, TumbleStatus};
+use std::collections::BTreeMap;
+use std::ffi::{c_char, CStr};
+use std::sync::Arc;
+use tumble::math::Point;
+use tumble::mesh::gmsh::{self, AnyMesh};
+use tumble::mesh::MeshParts;
+use tumble::SimplexMesh;
+
+/// A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags. Made by
+/// [`tumble_mesh_read_gmsh`] or [`tumble_mesh_new`], freed by [`tumble_mesh_free`]; what is
+/// computed on it (a distance field) keeps it alive, so it may be freed first.
+pub struct TumbleMesh {
+    pub(crate) mesh: Arc<AnyMesh>,
+    pub(crate) error: ErrorSlot,
+}
+
+impl Handle for TumbleMesh {
+    const KIND: &'static str = "mesh";
+    fn error(&self) -> &ErrorSlot {
+        &self.error
+    }
+}
+
+/// Runs `$body` with `$m` the mesh of either dimension and `$d` its dimension as a constant.
+macro_rules! with_mesh {
+    ($any:expr, $m:ident, $d:ident => $body:expr) => {
+        match $any {
+            tumble::mesh::gmsh::AnyMesh::D2($m) => {
+                #[allow(dead_code)]
+                const $d: usize = 2;
+                $body
+            }
+            tumble::mesh::gmsh::AnyMesh::D3($m) => {
+                #[allow(dead_code)]
+                const $d: usize = 3;
+                $body
+            }
+        }
+    };
+}
+
+/// The dimension of `mesh`.
+pub(crate) fn dimension(mesh: &AnyMesh) -> usize {
+    with_mesh!(mesh, _m, D => D)
+}
+
+/// `path` as UTF-8.
+///
+/// # Safety
+/// A non-null `path` must be a NUL-terminated string.
+pub(crate) unsafe fn text<'a>(path: *const c_char, name: &str) -> Result<&'a str, Failure> {
+    if path.is_null() {
+        return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
+    }
+    CStr::from_ptr(path)
+        .to_str()
+        .map_err(|_| Failure::argument(name, "is not valid UTF-8"))
+}
+
+fn register(mesh: AnyMesh, out: *mut *mut TumbleMesh) -> Result<(), Failure> {
+    let ptr = handle::make(TumbleMesh {
+        mesh: Arc::new(mesh),
+        error: ErrorSlot::default(),
+    });
+    // SAFETY: `out` was checked not null by the caller.
+    unsafe { out.write(ptr) };
+    Ok(())
+}
+
+/// Reads a Gmsh `.msh` file (format 2.2 or 4.1, ASCII or binary) of triangles or tetrahedra;
+/// its physical groups become the tags (`$PhysicalNames` their names). On success `*out` is a
+/// new mesh handle.
+///
+/// # Safety
+/// `path` must be a NUL-terminated string, `out` a writable pointer.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_read_gmsh(path: *const c_char, out: *mut *mut TumbleMesh) -> TumbleStatus {
+    guard(None, || {
+        put(out, std::ptr::null_mut(), "out")?;
+        let path = text(path, "path")?;
+        let mesh = gmsh::read(path).map_err(Failure::failed)?;
+        register(mesh, out)
+    })
+}
+
+/// Builds a mesh of dimension `dim` (2 or 3) from flat arrays: `points` holds `num_points × dim`
+/// coordinates; `cells` `num_cells × (dim + 1)` node indices (counter-clockwise triangles,
+/// right-handed tetrahedra); `cell_tags` one tag per cell, or null for none; `facets`
+/// `num_facets × dim` node indices of the marked boundary (or interior) facets and `facet_tags`
+/// their tags. The mesh is checked whole: a non-finite coordinate, an index out of range, an
+/// inverted or degenerate cell or a facet on no cell is `TUMBLE_STATUS_FAILED` naming it.
+///
+/// # Safety
+/// Each non-null array must hold the count given; `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_new(
+    dim: u32,
+    points: *const f64,
+    num_points: usize,
+    cells: *const u32,
+    num_cells: usize,
+    cell_tags: *const i32,
+    facets: *const u32,
+    num_facets: usize,
+    facet_tags: *const i32,
+    out: *mut *mut TumbleMesh,
+) -> TumbleStatus {
+    guard(None, || {
+        put(out, std::ptr::null_mut(), "out")?;
+        let count = |n: usize, per: usize, name: &str| {
+            n.checked_mul(per)
+                .ok_or_else(|| Failure::argument(name, format!("count {n} × {per} overflows")))
+        };
+        let d = dim as usize;
+        if d != 2 && d != 3 {
+            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let points = slice(points, count(num_points, d, "num_points")?, "points")?;
+        let cells = slice(cells, count(num_cells, d + 1, "num_cells")?, "cells")?;
+        let cell_tags = if cell_tags.is_null() {
+            vec![0; num_cells]
+        } else {
+            slice(cell_tags, num_cells, "cell_tags")?.to_vec()
+        };
+        let facets = slice(facets, count(num_facets, d, "num_facets")?, "facets")?;
+        let facet_tags = slice(facet_tags, num_facets, "facet_tags")?.to_vec();
+        fn parts<const D: usize>(
+            points: &[f64],
+            cells: &[u32],
+            cell_markers: Vec<i32>,
+            facets: &[u32],
+            facet_markers: Vec<i32>,
+        ) -> MeshParts<D> {
+            MeshParts {
+                points: points.chunks_exact(D).map(Point::<D>::from_column_slice).collect(),
+                cells: cells.to_vec(),
+                cell_markers,
+                facets: facets.chunks_exact(D).map(|f| std::array::from_fn(|k| f[k])).collect(),
+                facet_markers,
+                facet_names: BTreeMap::new(),
+                cell_names: BTreeMap::new(),
+            }
+        }
+        let mesh = if d == 2 {
+            AnyMesh::D2(
+                SimplexMesh::new(parts::<2>(points, cells, cell_tags, facets, facet_tags)).map_err(Failure::failed)?,
+            )
+        } else {
+            AnyMesh::D3(
+                SimplexMesh::new(parts::<3>(points, cells, cell_tags, facets, facet_tags)).map_err(Failure::failed)?,
+            )
+        };
+        register(mesh, out)
+    })
+}
+
+/// Frees a mesh handle (null is a no-op); fields computed on it stay valid.
+///
+/// # Safety
+/// `mesh` must be null or a pointer this library returned.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_free(mesh: *mut TumbleMesh) -> TumbleStatus {
+    guard(None, || handle::free(mesh, "mesh"))
+}
+
+/// The mesh's dimension (2 or 3) and its numbers of nodes, cells and marked facets; any output
+/// pointer may be null.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned; non-null outputs must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_sizes(
+    mesh: *const TumbleMesh,
+    dim: *mut u32,
+    num_points: *mut usize,
+    num_cells: *mut usize,
+    num_facets: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        let (d, p, c, f) = with_mesh!(&*m.mesh, m, D => (D, m.num_points(), m.num_cells(), m.facets().len()));
+        if !dim.is_null() {
+            dim.write(d as u32);
+        }
+        for (ptr, value) in [(num_points, p), (num_cells, c), (num_facets, f)] {
+            if !ptr.is_null() {
+                ptr.write(value);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Copies the node coordinates (`num_points × dim` doubles) into `points` (room for
+/// `capacity` doubles); `*count` is the number of doubles. With too small a buffer nothing is
+/// copied and the status is `TUMBLE_STATUS_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned, `points` hold `capacity` writable doubles,
+/// `count` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_points(
+    mesh: *const TumbleMesh,
+    points: *mut f64,
+    capacity: usize,
+    count: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        let flat: Vec<f64> = with_mesh!(&*m.mesh, m, D => m.points().iter().flat_map(|p| p.iter().copied()).collect());
+        crate::status::copy_out(&flat, points, capacity, count, "points")
+    })
+}
+
+/// The tag of the facets named `name` (a Gmsh physical group's name) into `*tag`.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned, `name` a NUL-terminated string, `tag`
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_facet_tag(
+    mesh: *const TumbleMesh,
+    name: *const c_char,
+    tag: *mut i32,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        let name = text(name, "name")?;
+        let found = with_mesh!(&*m.mesh, m, D => m.facet_marker(name)).map_err(|e| Failure::argument("name", e))?;
+        put(tag, found, "tag")
+    })
+}
+
+/// The message of the last failed call on `mesh` (empty if none), valid until the next; never
+/// null (a message about the handle itself if it is not a live mesh).
+///
+/// # Safety
+/// `mesh` must be null or a pointer this library returned.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_error(mesh: *const TumbleMesh) -> *const c_char {
+    handle::error_of(mesh, "mesh")
+}

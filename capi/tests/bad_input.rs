@@ -1,0 +1,203 @@
+//! Bad input through the C ABI, called as C would call it: each is a status and a message that
+//! names what is wrong, never a crash; and a good mesh built from arrays gives the exact distance.
+
+use std::ffi::{CStr, CString};
+use std::ptr::{null, null_mut};
+use tumble_c::*;
+
+fn last() -> String {
+    unsafe { CStr::from_ptr(tumble_last_error()) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The unit square as two triangles, its four sides tagged 1 (bottom) and 2 (the others).
+const POINTS: [f64; 8] = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+const CELLS: [u32; 6] = [0, 1, 2, 0, 2, 3];
+const FACETS: [u32; 8] = [0, 1, 1, 2, 2, 3, 3, 0];
+const TAGS: [i32; 4] = [1, 2, 2, 2];
+
+unsafe fn square(cells: &[u32], points: &[f64]) -> (TumbleStatus, *mut TumbleMesh) {
+    let mut mesh = null_mut();
+    let status = tumble_mesh_new(
+        2,
+        points.as_ptr(),
+        points.len() / 2,
+        cells.as_ptr(),
+        cells.len() / 3,
+        null(),
+        FACETS.as_ptr(),
+        4,
+        TAGS.as_ptr(),
+        &mut mesh,
+    );
+    (status, mesh)
+}
+
+#[test]
+fn a_mesh_from_arrays_gives_the_distance_to_its_bottom() {
+    unsafe {
+        let (status, mesh) = square(&CELLS, &POINTS);
+        assert_eq!(status, TumbleStatus::Ok, "{}", last());
+        let mut field = null_mut();
+        let options = TumbleDistanceOptions {
+            signed_distance: false,
+            ..tumble_distance_options_default()
+        };
+        assert_eq!(
+            tumble_distance_new(mesh, &1, 1, &options, &mut field),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        let (mut values, mut count) = ([0.0; 4], 0);
+        assert_eq!(
+            tumble_distance_values(field, values.as_mut_ptr(), 4, &mut count),
+            TumbleStatus::Ok
+        );
+        assert_eq!(count, 4);
+        // The distance to the bottom side is y.
+        assert_eq!(values, [0.0, 0.0, 1.0, 1.0]);
+        let mut at = [f64::NAN];
+        assert_eq!(
+            tumble_distance_at(field, [0.3, 0.6].as_ptr(), 1, at.as_mut_ptr()),
+            TumbleStatus::Ok
+        );
+        assert!((at[0] - 0.6).abs() < 1e-12, "{at:?}");
+        assert_eq!(
+            tumble_distance_at(field, [2.0, 0.5].as_ptr(), 1, at.as_mut_ptr()),
+            TumbleStatus::Ok
+        );
+        assert!(at[0].is_nan(), "outside the mesh: {at:?}");
+        assert_eq!(tumble_distance_free(field), TumbleStatus::Ok);
+        assert_eq!(tumble_mesh_free(mesh), TumbleStatus::Ok);
+    }
+}
+
+#[test]
+fn bad_meshes_are_refused_with_the_item_at_fault() {
+    unsafe {
+        let inverted = [0, 2, 1, 0, 2, 3];
+        let (status, mesh) = square(&inverted, &POINTS);
+        assert_eq!((status, mesh), (TumbleStatus::Failed, null_mut()));
+        assert!(last().contains("cell 0") && last().contains("inverted"), "{}", last());
+        let out_of_range = [0, 1, 2, 0, 2, 7];
+        assert_eq!(square(&out_of_range, &POINTS).0, TumbleStatus::Failed);
+        assert!(last().contains("cell 1"), "{}", last());
+        let mut nan = POINTS;
+        nan[5] = f64::NAN;
+        assert_eq!(square(&CELLS, &nan).0, TumbleStatus::Failed);
+        assert!(last().contains("node 2"), "{}", last());
+        let mut mesh = null_mut();
+        let status = tumble_mesh_new(
+            4,
+            POINTS.as_ptr(),
+            4,
+            CELLS.as_ptr(),
+            2,
+            null(),
+            null(),
+            0,
+            null(),
+            &mut mesh,
+        );
+        assert_eq!(status, TumbleStatus::InvalidArgument);
+        assert!(last().starts_with("dim: is 4"), "{}", last());
+        let status = tumble_mesh_new(2, null(), 4, CELLS.as_ptr(), 2, null(), null(), 0, null(), &mut mesh);
+        assert_eq!(status, TumbleStatus::NullPointer);
+        assert!(last().contains("points is null"), "{}", last());
+        let status = tumble_mesh_new(
+            2,
+            POINTS.as_ptr(),
+            4,
+            CELLS.as_ptr(),
+            2,
+            null(),
+            null(),
+            0,
+            null(),
+            null_mut(),
+        );
+        assert_eq!(status, TumbleStatus::NullPointer);
+        assert!(last().contains("out is null"), "{}", last());
+        assert_eq!(tumble_mesh_read_gmsh(null(), &mut mesh), TumbleStatus::NullPointer);
+        let garbage = CString::new("../capi/Cargo.toml").unwrap();
+        assert_eq!(tumble_mesh_read_gmsh(garbage.as_ptr(), &mut mesh), TumbleStatus::Failed);
+        assert!(last().contains("Cargo.toml"), "{}", last());
+    }
+}
+
+#[test]
+fn bad_calls_on_good_handles_are_refused() {
+    unsafe {
+        let (_, mesh) = square(&CELLS, &POINTS);
+        let mut field = null_mut();
+        assert_eq!(
+            tumble_distance_new(mesh, null(), 0, null(), &mut field),
+            TumbleStatus::InvalidArgument
+        );
+        assert_eq!(
+            tumble_distance_new(mesh, &9, 1, null(), &mut field),
+            TumbleStatus::Failed
+        );
+        let own = CStr::from_ptr(tumble_mesh_error(mesh)).to_string_lossy().into_owned();
+        assert_eq!(own, last(), "the handle keeps the message too");
+        let options = TumbleDistanceOptions {
+            max_distance: f64::NAN,
+            ..tumble_distance_options_default()
+        };
+        assert_eq!(
+            tumble_distance_new(mesh, &1, 1, &options, &mut field),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("options.max_distance"), "{}", last());
+        let unsigned = TumbleDistanceOptions {
+            signed_distance: false,
+            ..tumble_distance_options_default()
+        };
+        assert_eq!(
+            tumble_distance_new(mesh, &1, 1, &unsigned, &mut field),
+            TumbleStatus::Ok
+        );
+        // A buffer too small: nothing written, the room needed told.
+        let (mut values, mut count) = ([-1.0; 2], 0);
+        let status = tumble_distance_values(field, values.as_mut_ptr(), 2, &mut count);
+        assert_eq!((status, count, values), (TumbleStatus::BufferTooSmall, 4, [-1.0; 2]));
+        assert_eq!(
+            tumble_distance_values(field, null_mut(), 0, &mut count),
+            TumbleStatus::BufferTooSmall
+        );
+        assert_eq!(
+            tumble_distance_values(field, null_mut(), 4, &mut count),
+            TumbleStatus::NullPointer
+        );
+        // A mesh handle where a field is expected, and handles used after they were freed.
+        let wrong = mesh as *const TumbleDistance;
+        assert_eq!(
+            tumble_distance_values(wrong, values.as_mut_ptr(), 2, &mut count),
+            TumbleStatus::InvalidHandle
+        );
+        assert!(
+            last().contains("is a mesh handle, expected a distance field"),
+            "{}",
+            last()
+        );
+        assert_eq!(tumble_mesh_free(mesh), TumbleStatus::Ok);
+        assert_eq!(tumble_mesh_free(mesh), TumbleStatus::InvalidHandle);
+        assert_eq!(
+            tumble_mesh_sizes(mesh, null_mut(), null_mut(), null_mut(), null_mut()),
+            TumbleStatus::InvalidHandle
+        );
+        assert!(CStr::from_ptr(tumble_mesh_error(mesh))
+            .to_string_lossy()
+            .contains("not a live mesh"));
+        assert_eq!(tumble_distance_free(field), TumbleStatus::Ok);
+        assert_eq!(tumble_distance_free(field), TumbleStatus::InvalidHandle);
+        assert_eq!(
+            tumble_mesh_free(null_mut()),
+            TumbleStatus::Ok,
+            "freeing null is a no-op"
+        );
+        assert_eq!(tumble_abi_version(), TUMBLE_ABI_VERSION);
+    }
+}

@@ -1,0 +1,100 @@
+//! The C and C++ examples built with the system's compilers against `include/tumble.h` and the
+//! shared library, run, and their printed numbers checked: the narrow-band distance to the circle
+//! r = 1 of `meshes/disk_r3_h0.1.msh` against the exact `|x| − 1`, and each bad input a status
+//! and a message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The directory holding the `libtumble_c.so` built with this test: its own (`target/<profile>/deps`).
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().to_path_buf()
+}
+
+/// The number after `key` on the line that starts with `line`.
+fn number(output: &str, line: &str, key: &str) -> f64 {
+    let text = output
+        .lines()
+        .find(|l| l.starts_with(line))
+        .unwrap_or_else(|| panic!("no line '{line}' in:\n{output}"));
+    let rest = &text[text.find(key).unwrap_or_else(|| panic!("no '{key}' in '{text}'")) + key.len()..];
+    let token: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || "+-.e".contains(*c))
+        .collect();
+    token.parse().unwrap_or_else(|_| panic!("'{token}' in '{text}'"))
+}
+
+/// Builds `source` with `compiler` and `flags` against the library and runs it on the disk mesh
+/// from the repository's top directory: its standard output.
+fn build_and_run(compiler: &str, flags: &[&str], source: &str, name: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lib = library_dir();
+    assert!(
+        lib.join("libtumble_c.so").exists(),
+        "no libtumble_c.so in {}",
+        lib.display()
+    );
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let built = Command::new(compiler)
+        .current_dir(&root)
+        .args(flags)
+        .args(["-Wall", "-Wextra", "-Werror", "-Iinclude", source, "-o"])
+        .arg(&exe)
+        .arg(format!("-L{}", lib.display()))
+        .arg("-ltumble_c")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-lm")
+        .output()
+        .unwrap_or_else(|e| panic!("{compiler}: {e} (install the compilers: apt-get install gcc g++)"));
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let run = Command::new(&exe)
+        .current_dir(&root)
+        .arg("meshes/disk_r3_h0.1.msh")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(run.status.success(), "{out}{}", String::from_utf8_lossy(&run.stderr));
+    out
+}
+
+#[test]
+fn the_cpp_example_gets_the_c_examples_field() {
+    let compiler = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    let out = build_and_run(&compiler, &["-std=c++17"], "examples/cpp/distance.cpp", "cpp_distance");
+    assert_eq!(number(&out, "nodes in the band", ":"), 1837.0, "{out}");
+    assert!(number(&out, "max error", "|x| - 1:") <= 1.25e-3, "{out}");
+    assert!(out.contains("caught: reading the mesh: no/such/file.msh"), "{out}");
+}
+
+#[test]
+fn the_c_example_computes_the_distance_to_a_circle_and_reports_bad_input() {
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = build_and_run(&compiler, &["-std=c99"], "examples/c/distance.c", "c_distance");
+    // 3 496 nodes; the band reaches 1.2 from the circle, and the values are exact distances to
+    // its chords, which lie within h²/(8r) = 1.25e-3 of the circle (h = 0.1, r = 1).
+    assert_eq!(number(&out, "mesh", "2D,"), 3496.0);
+    assert_eq!(number(&out, "nodes in the band", ":"), 1837.0, "{out}");
+    assert!(number(&out, "nodes in the band", "largest |d| there:") <= 1.2);
+    assert!(number(&out, "max error", "|x| - 1:") <= 1.25e-3, "{out}");
+    assert!((number(&out, "d(0, 0.8)", "=") + 0.2).abs() < 2e-3, "{out}");
+    assert!((number(&out, "d(0, 0.8)", "d(1.2, 0) =") - 0.2).abs() < 2e-3, "{out}");
+    // The circle r = 2's chords lie within h²/16 of it.
+    assert!((number(&out, "argmin on r2", "d =") - 1.0).abs() < 7e-4, "{out}");
+    for (line, status) in [
+        ("NaN point", 2.0),
+        ("small buffer", 4.0),
+        ("missing file", 5.0),
+        ("unknown name", 2.0),
+        ("mesh freed twice", 3.0),
+    ] {
+        assert_eq!(number(&out, line, "status"), status, "{out}");
+    }
+    assert!(out.contains("point 0 has a non-finite coordinate"), "{out}");
+    assert!(out.contains("needs 3496"), "{out}");
+    assert!(out.contains("no/such/file.msh"), "{out}");
+    assert!(out.contains("it has: r1, r2, outer"), "{out}");
+    assert!(out.contains("not a live mesh handle"), "{out}");
+}
