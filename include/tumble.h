@@ -32,6 +32,16 @@ typedef enum TumbleStatus {
   TUMBLE_STATUS_PANIC = 6,
 } TumbleStatus;
 
+// The contact force law (`theory.md`, "Contact").
+typedef enum TumbleLaw {
+  // The specification's `F = (1/ε)(x_i − x_j)(ρ − d)²` between the closest points.
+  TUMBLE_LAW_SPEC = 0,
+  // Glowinski's law along the normal, once per pair at the centre of pressure (the default).
+  TUMBLE_LAW_GLOWINSKI = 1,
+  // Glowinski's law once per connected patch of contact (non-convex bodies).
+  TUMBLE_LAW_PATCHES = 2,
+} TumbleLaw;
+
 // A distance field on the nodes of a mesh, made by [`tumble_distance_new`] and freed by
 // [`tumble_distance_free`]; it keeps its mesh alive.
 typedef struct TumbleDistance TumbleDistance;
@@ -40,6 +50,10 @@ typedef struct TumbleDistance TumbleDistance;
 // [`tumble_mesh_read_gmsh`] or [`tumble_mesh_new`], freed by [`tumble_mesh_free`]; what is
 // computed on it (a distance field) keeps it alive, so it may be freed first.
 typedef struct TumbleMesh TumbleMesh;
+
+// Bodies, walls, gravity and contact; made by [`tumble_world_new`], freed by
+// [`tumble_world_free`].
+typedef struct TumbleWorld TumbleWorld;
 
 // How [`tumble_distance_new`] computes a field; start from
 // [`tumble_distance_options_default`] and change what you need.
@@ -59,6 +73,30 @@ typedef struct TumbleDistanceOptions {
   // than to the polygon (default false).
   bool curved_front;
 } TumbleDistanceOptions;
+
+// A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
+// and `stiffness`.
+typedef struct TumbleWorldOptions {
+  // Gravity (the first `dim` components are used; default 0).
+  double gravity[3];
+  // Linear drag rate `c_v` in `dv/dt = … − c_v v` (default 0).
+  double drag_linear;
+  // Angular drag rate `c_ω` (default 0).
+  double drag_angular;
+  // The force law (default Glowinski's).
+  enum TumbleLaw law;
+  // `ρ`, the range of the force (the safety zone); must be set.
+  double range;
+  // `ε`, the body–body stiffness parameter (force ∝ 1/ε); must be set.
+  double stiffness;
+  // `ε_W`, the body–wall one; NaN (the default) means `stiffness`.
+  double wall_stiffness;
+  // Normal damping `c` of each contact (force per unit approach speed; default 0).
+  double damping;
+  // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
+  // default) means `min(range/4, the body's smallest size/20)`, as case files do.
+  double lattice_step;
+} TumbleWorldOptions;
 
 #ifdef __cplusplus
 extern "C" {
@@ -172,6 +210,18 @@ enum TumbleStatus tumble_mesh_new(uint32_t dim,
                                   const int32_t *facet_tags,
                                   struct TumbleMesh **out);
 
+// The box `[lower, upper]` (`dim` numbers each) split into `cells[a]` intervals along each axis
+// (`dim!` simplices per lattice cell), its faces tagged 1 to `2 dim` and named `xmin`, `xmax`,
+// `ymin`, `ymax` (`zmin`, `zmax`).
+//
+// # Safety
+// `lower`, `upper` and `cells` must hold `dim` numbers each, `out` be writable.
+enum TumbleStatus tumble_mesh_box(uint32_t dim,
+                                  const double *lower,
+                                  const double *upper,
+                                  const uint32_t *cells,
+                                  struct TumbleMesh **out);
+
 // Frees a mesh handle (null is a no-op); fields computed on it stay valid.
 //
 // # Safety
@@ -220,6 +270,120 @@ const char *tumble_mesh_error(const struct TumbleMesh *mesh);
 // The message of the last call on this thread that failed, or an empty string; valid until the
 // next failing call on this thread. Never null.
 const char *tumble_last_error(void);
+
+// The defaults: no gravity or drag, Glowinski's law, no damping, and `range` and `stiffness`
+// NaN (to be set).
+struct TumbleWorldOptions tumble_world_options_default(void);
+
+// A new world of dimension `dim` (2 or 3). `domain` may be null (no walls); otherwise its facets
+// tagged `wall_tags` are the walls, and its dimension must be `dim`. `options` must have `range`
+// and `stiffness` set.
+//
+// # Safety
+// `domain` must be null or a pointer this library returned, `wall_tags` hold `num_wall_tags`
+// tags, `options` be readable, `out` writable.
+enum TumbleStatus tumble_world_new(uint32_t dim,
+                                   const struct TumbleMesh *domain,
+                                   const int32_t *wall_tags,
+                                   size_t num_wall_tags,
+                                   const struct TumbleWorldOptions *options,
+                                   struct TumbleWorld **out);
+
+// Frees a world (null is a no-op).
+//
+// # Safety
+// `world` must be null or a pointer this library returned.
+enum TumbleStatus tumble_world_free(struct TumbleWorld *world);
+
+// Adds a body whose shape is the ellipse (2D) or ellipsoid (3D) of semi-axes `semi_axes`
+// (`dim` numbers, along the body frame's axes; all equal for a disk or ball), of `density`, at
+// `position` (`dim` numbers) with `orientation` (2D: the angle in radians; 3D: the quaternion
+// `w, x, y, z`, normalised here), at rest; its index (0, 1, … in the order added) into `*index`
+// (which may be null).
+//
+// # Safety
+// `world` must be a pointer this library returned; the arrays must hold the numbers said;
+// `index` must be null or writable.
+enum TumbleStatus tumble_world_add_ellipsoid(struct TumbleWorld *world,
+                                             const double *semi_axes,
+                                             double density,
+                                             const double *position,
+                                             const double *orientation,
+                                             size_t *index);
+
+// Adds a body whose shape is the rectangle (2D) or box (3D) of side lengths `sides` (`dim`
+// numbers, along the body frame's axes), as [`tumble_world_add_ellipsoid`].
+//
+// # Safety
+// As [`tumble_world_add_ellipsoid`].
+enum TumbleStatus tumble_world_add_box(struct TumbleWorld *world,
+                                       const double *sides,
+                                       double density,
+                                       const double *position,
+                                       const double *orientation,
+                                       size_t *index);
+
+// The number of bodies into `*count`.
+//
+// # Safety
+// `world` must be a pointer this library returned, `count` writable.
+enum TumbleStatus tumble_world_num_bodies(struct TumbleWorld *world, size_t *count);
+
+// Body `index`'s state, each output if not null: `position` and `velocity` (`dim` numbers),
+// `orientation` (2D: the angle; 3D: the unit quaternion `w, x, y, z`), `angular_velocity` (2D: 1
+// number; 3D: 3, world frame).
+//
+// # Safety
+// `world` must be a pointer this library returned; each non-null output must have room for its
+// numbers.
+enum TumbleStatus tumble_world_get_body(struct TumbleWorld *world,
+                                        size_t index,
+                                        double *position,
+                                        double *orientation,
+                                        double *velocity,
+                                        double *angular_velocity);
+
+// Sets body `index`'s state, each input if not null (as [`tumble_world_get_body`] gives it; a
+// 3D quaternion is normalised). Nothing changes if an input is refused.
+//
+// # Safety
+// `world` must be a pointer this library returned; each non-null input must hold its numbers.
+enum TumbleStatus tumble_world_set_body(struct TumbleWorld *world,
+                                        size_t index,
+                                        const double *position,
+                                        const double *orientation,
+                                        const double *velocity,
+                                        const double *angular_velocity);
+
+// The contact force (`dim` numbers per body) and torque (2D: 1 number per body; 3D: 3) on
+// every body at the current state, into `forces` and `torques` (room for `capacity` bodies
+// each; either may be null); `*count` is the number of bodies. A body's centre outside the
+// domain is `TUMBLE_STATUS_FAILED` naming it.
+//
+// # Safety
+// `world` must be a pointer this library returned; non-null outputs must have room for
+// `capacity` bodies; `count` must be writable.
+enum TumbleStatus tumble_world_contact_forces(struct TumbleWorld *world,
+                                              double *forces,
+                                              double *torques,
+                                              size_t capacity,
+                                              size_t *count);
+
+// Advances the world by `steps` time steps of `dt` (semi-implicit Euler with the contact forces
+// of each step's start, gravity and drag). A body whose state stops being finite, or whose
+// centre leaves the domain, is `TUMBLE_STATUS_FAILED` naming it, with the state of the step
+// before kept.
+//
+// # Safety
+// `world` must be a pointer this library returned.
+enum TumbleStatus tumble_world_step(struct TumbleWorld *world, double dt, size_t steps);
+
+// The message of the last failed call on `world` (empty if none), valid until the next; never
+// null.
+//
+// # Safety
+// `world` must be null or a pointer this library returned.
+const char *tumble_world_error(const struct TumbleWorld *world);
 
 #ifdef __cplusplus
 }  // extern "C"

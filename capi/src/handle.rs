@@ -8,7 +8,7 @@ use std::ffi::c_char;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A kind of handle.
-pub(crate) trait Handle: Send + Sync + 'static {
+pub(crate) trait Handle: 'static {
     /// Its name in messages (`"mesh"`).
     const KIND: &'static str;
     /// Where the message of the last failed call on it is kept.
@@ -89,5 +89,25 @@ pub(crate) unsafe fn error_of<T: Handle>(ptr: *const T, name: &str) -> *const c_
             guard(None, || Err(e));
             tumble_last_error()
         }
+    }
+}
+
+/// [`guard_on`] for a call that changes the handle.
+///
+/// # Safety
+/// As [`get`]; the caller must not use the handle from another thread during the call.
+pub(crate) unsafe fn guard_on_mut<T: Handle>(
+    ptr: *mut T,
+    name: &str,
+    body: impl FnOnce(&mut T) -> Outcome,
+) -> TumbleStatus {
+    match get(ptr, name) {
+        // SAFETY: the handle is live, and the caller holds it alone during the call.
+        Ok(_) => {
+            let h = &mut *ptr;
+            let slot = std::ptr::from_ref(h.error());
+            guard(Some(&*slot), || body(h))
+        }
+        Err(e) => guard(None, || Err(e)),
     }
 }

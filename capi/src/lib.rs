@@ -1,9 +1,9 @@
-//! The C ABI of `tumble`: meshes and distance fields from C, C++, Fortran (`iso_c_binding`) or
+//! The C ABI of `tumble`: meshes, distance fields and bodies in contact from C, C++, Fortran (`iso_c_binding`) or
 //! any language with a C foreign-function interface. The header is `include/tumble.h`, generated
 //! from this crate by cbindgen (`capi/cbindgen.toml`; `tests/header.rs` checks that it matches).
 //!
 //! The conventions, the same for every call:
-//! - objects are opaque handles (`TumbleMesh *`, `TumbleDistance *`) made by a `*_new` or
+//! - objects are opaque handles (`TumbleMesh *`, `TumbleDistance *`, `TumbleWorld *`) made by a `*_new` or
 //!   `*_read_*` call and released by the matching `*_free`; a handle that was freed, or of the
 //!   wrong kind, is detected and refused (`TUMBLE_STATUS_INVALID_HANDLE`) as long as its address
 //!   was not reused by a newer handle;
@@ -19,6 +19,7 @@ mod distance;
 mod handle;
 mod mesh;
 mod status;
+mod world;
 
 pub use distance::{
     tumble_distance_argmin, tumble_distance_at, tumble_distance_error, tumble_distance_free, tumble_distance_new,
@@ -26,10 +27,15 @@ pub use distance::{
     TumbleDistanceOptions,
 };
 pub use mesh::{
-    tumble_mesh_error, tumble_mesh_facet_tag, tumble_mesh_free, tumble_mesh_new, tumble_mesh_points,
+    tumble_mesh_box, tumble_mesh_error, tumble_mesh_facet_tag, tumble_mesh_free, tumble_mesh_new, tumble_mesh_points,
     tumble_mesh_read_gmsh, tumble_mesh_sizes, TumbleMesh,
 };
 pub use status::{tumble_last_error, TumbleStatus};
+pub use world::{
+    tumble_world_add_box, tumble_world_add_ellipsoid, tumble_world_contact_forces, tumble_world_error,
+    tumble_world_free, tumble_world_get_body, tumble_world_new, tumble_world_num_bodies, tumble_world_options_default,
+    tumble_world_set_body, tumble_world_step, TumbleLaw, TumbleWorld, TumbleWorldOptions,
+};
 
 /// The version of this ABI: it grows when a call or a struct changes incompatibly. A program
 /// built against `include/tumble.h` checks `tumble_abi_version() == TUMBLE_ABI_VERSION`.

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, CStr};
 use std::sync::Arc;
 use tumble::math::Point;
+use tumble::mesh::generate::axis_box;
 use tumble::mesh::gmsh::{self, AnyMesh};
 use tumble::mesh::MeshParts;
 use tumble::SimplexMesh;
@@ -153,6 +154,64 @@ pub unsafe extern "C" fn tumble_mesh_new(
         } else {
             AnyMesh::D3(
                 SimplexMesh::new(parts::<3>(points, cells, cell_tags, facets, facet_tags)).map_err(Failure::failed)?,
+            )
+        };
+        register(mesh, out)
+    })
+}
+
+/// The box `[lower, upper]` (`dim` numbers each) split into `cells[a]` intervals along each axis
+/// (`dim!` simplices per lattice cell), its faces tagged 1 to `2 dim` and named `xmin`, `xmax`,
+/// `ymin`, `ymax` (`zmin`, `zmax`).
+///
+/// # Safety
+/// `lower`, `upper` and `cells` must hold `dim` numbers each, `out` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_box(
+    dim: u32,
+    lower: *const f64,
+    upper: *const f64,
+    cells: *const u32,
+    out: *mut *mut TumbleMesh,
+) -> TumbleStatus {
+    guard(None, || {
+        put(out, std::ptr::null_mut(), "out")?;
+        let d = dim as usize;
+        if d != 2 && d != 3 {
+            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let given = |ptr: *const f64, name: &str| -> Result<Vec<f64>, Failure> {
+            if ptr.is_null() {
+                return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
+            }
+            let v = slice(ptr, d, name)?.to_vec();
+            match v.iter().position(|x| !x.is_finite()) {
+                Some(k) => Err(Failure::argument(name, format!("component {k} is {}", v[k]))),
+                None => Ok(v),
+            }
+        };
+        let (lo, hi) = (given(lower, "lower")?, given(upper, "upper")?);
+        if cells.is_null() {
+            return Err(Failure::new(TumbleStatus::NullPointer, "cells is null"));
+        }
+        let n: Vec<usize> = slice(cells, d, "cells")?.iter().map(|&k| k as usize).collect();
+        let mesh = if d == 2 {
+            AnyMesh::D2(
+                axis_box::<2>(
+                    Point::<2>::from_column_slice(&lo),
+                    Point::<2>::from_column_slice(&hi),
+                    [n[0], n[1]],
+                )
+                .map_err(Failure::failed)?,
+            )
+        } else {
+            AnyMesh::D3(
+                axis_box::<3>(
+                    Point::<3>::from_column_slice(&lo),
+                    Point::<3>::from_column_slice(&hi),
+                    [n[0], n[1], n[2]],
+                )
+                .map_err(Failure::failed)?,
             )
         };
         register(mesh, out)

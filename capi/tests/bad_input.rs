@@ -201,3 +201,100 @@ fn bad_calls_on_good_handles_are_refused() {
         assert_eq!(tumble_abi_version(), TUMBLE_ABI_VERSION);
     }
 }
+
+#[test]
+fn bad_worlds_and_bodies_are_refused() {
+    unsafe {
+        let (_, square) = square(&CELLS, &POINTS);
+        let mut world = null_mut();
+        let mut options = tumble_world_options_default();
+        assert_eq!(
+            tumble_world_new(2, square, [1, 2].as_ptr(), 2, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("options.range: is NaN"), "{}", last());
+        options.range = 0.05;
+        options.stiffness = 1e-4;
+        assert_eq!(
+            tumble_world_new(3, square, [1, 2].as_ptr(), 2, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("the domain is a 2D mesh"), "{}", last());
+        assert_eq!(
+            tumble_world_new(2, square, null(), 0, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert_eq!(
+            tumble_world_new(2, square, [1, 2].as_ptr(), 2, null(), &mut world),
+            TumbleStatus::NullPointer
+        );
+        assert_eq!(
+            tumble_world_new(2, square, [1, 2].as_ptr(), 2, &options, &mut world),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        assert_eq!(tumble_world_step(world, 1e-3, 1), TumbleStatus::Failed);
+        assert!(last().contains("no body"), "{}", last());
+        let mut index = 99;
+        let axes = [0.1, 0.05];
+        let add = |world, axes: &[f64], density, centre: &[f64], angle: f64, index: &mut usize| {
+            tumble_world_add_ellipsoid(world, axes.as_ptr(), density, centre.as_ptr(), &angle, index)
+        };
+        assert_eq!(
+            add(world, &[0.1, -0.05], 1.0, &[0.5, 0.5], 0.0, &mut index),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("sizes: component 1 is -0.05"), "{}", last());
+        assert_eq!(
+            add(world, &axes, 0.0, &[0.5, 0.5], 0.0, &mut index),
+            TumbleStatus::InvalidArgument
+        );
+        assert_eq!(
+            add(world, &axes, 1.0, &[f64::NAN, 0.5], 0.0, &mut index),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("position: component 0 is NaN"), "{}", last());
+        assert_eq!(index, 99, "nothing added");
+        assert_eq!(
+            add(world, &axes, 1.0, &[0.5, 0.5], 0.0, &mut index),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        assert_eq!(index, 0);
+        let (mut position, mut count) = ([0.0; 2], 0);
+        let status = tumble_world_get_body(world, 1, position.as_mut_ptr(), null_mut(), null_mut(), null_mut());
+        assert_eq!(status, TumbleStatus::InvalidArgument);
+        assert!(last().contains("is 1, the world has 1 bodies"), "{}", last());
+        let status = tumble_world_set_body(
+            world,
+            0,
+            [2.5, 0.5].as_ptr(),
+            null(),
+            [f64::INFINITY, 0.0].as_ptr(),
+            null(),
+        );
+        assert_eq!(status, TumbleStatus::InvalidArgument, "an infinite velocity");
+        let status = tumble_world_get_body(world, 0, position.as_mut_ptr(), null_mut(), null_mut(), null_mut());
+        assert_eq!(
+            (status, position),
+            (TumbleStatus::Ok, [0.5, 0.5]),
+            "a refused state changes nothing"
+        );
+        let mut force = [0.0; 2];
+        let status = tumble_world_contact_forces(world, force.as_mut_ptr(), null_mut(), 0, &mut count);
+        assert_eq!((status, count), (TumbleStatus::BufferTooSmall, 1));
+        // A body moved out of the domain: its name and where.
+        assert_eq!(
+            tumble_world_set_body(world, 0, [2.5, 0.5].as_ptr(), null(), null(), null()),
+            TumbleStatus::Ok
+        );
+        let status = tumble_world_contact_forces(world, force.as_mut_ptr(), null_mut(), 1, &mut count);
+        assert_eq!(status, TumbleStatus::Failed);
+        assert!(last().contains("body0"), "{}", last());
+        assert_eq!(tumble_world_step(world, f64::NAN, 1), TumbleStatus::InvalidArgument);
+        assert_eq!(tumble_world_free(world), TumbleStatus::Ok);
+        assert_eq!(tumble_mesh_free(square), TumbleStatus::Ok);
+    }
+}

@@ -98,3 +98,68 @@ fn the_c_example_computes_the_distance_to_a_circle_and_reports_bad_input() {
     assert!(out.contains("it has: r1, r2, outer"), "{out}");
     assert!(out.contains("not a live mesh handle"), "{out}");
 }
+
+/// The numbers after each key of a `report` line of `examples/c/ellipse_floor.c`.
+fn values(line: &str) -> Vec<f64> {
+    line.split_whitespace().filter_map(|w| w.parse::<f64>().ok()).collect()
+}
+
+#[test]
+fn the_c_ellipse_on_the_floor_is_the_rust_case_bit_for_bit() {
+    use tumble::case::Case;
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = build_and_run(
+        &compiler,
+        &["-std=c99"],
+        "examples/c/ellipse_floor.c",
+        "c_ellipse_floor",
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let case = Case::load(&root.join("cases/dry_ellipse_wall.toml")).unwrap();
+    let mut sim = case.build::<2>().unwrap();
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("t ")).collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for (k, line) in lines.iter().enumerate() {
+        if k > 0 {
+            for _ in 0..5000 {
+                sim.step(1e-4).unwrap();
+            }
+        }
+        sim.contact_forces().unwrap();
+        let b = &sim.bodies[0];
+        let rust = [
+            0.5 * k as f64,
+            b.position.x,
+            b.position.y,
+            b.rotation,
+            b.velocity.x,
+            b.velocity.y,
+            sim.force[0].x,
+            sim.force[0].y,
+            sim.torque[0],
+        ];
+        let c = values(line);
+        assert_eq!(c.len(), rust.len(), "{line}");
+        for (name, (a, b)) in ["t", "x", "y", "angle", "vx", "vy", "fx", "fy", "torque"]
+            .iter()
+            .zip(c.iter().zip(&rust))
+        {
+            assert!(
+                a.to_bits() == b.to_bits(),
+                "at t = {}: {name} is {a:e} from C, {b:e} from Rust",
+                rust[0]
+            );
+        }
+    }
+    // The specification's checks: the ellipse lies flat, at rest, at the gap where the wall force
+    // holds its weight (about ρ/2 = 0.015); the force is its weight, π a b ρ_s g = 120.38.
+    assert!(number(&out, "at rest", "tilt") < 0.1, "{out}");
+    assert!(number(&out, "at rest", "speed") < 1e-6, "{out}");
+    assert!((number(&out, "at rest", "gap") - 0.015).abs() < 1e-3, "{out}");
+    let weight = std::f64::consts::PI * 0.25 * 0.125 * 1.25 * 981.0;
+    assert!(
+        (sim.force[0].y / weight - 1.0).abs() < 1e-3,
+        "{} against {weight}",
+        sim.force[0].y
+    );
+}

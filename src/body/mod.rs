@@ -40,6 +40,13 @@ pub enum BodyError {
     Fmm(#[from] FmmError),
 }
 
+/// The spacing of the lattice that holds a body's distance field when none is given:
+/// `min(ρ/4, s/20)`, with `ρ` the contact range and `s` the body's smallest size (a radius, a
+/// semi-axis, half a side), so that the field resolves both the range and the body.
+pub fn default_lattice_step(range: f64, smallest_size: f64) -> f64 {
+    (range / 4.0).min(smallest_size / 20.0)
+}
+
 /// The geometry shared by all bodies of one shape, in the body frame (origin at the centroid).
 #[derive(Debug, Clone)]
 pub struct BodyGeometry<const D: usize> {

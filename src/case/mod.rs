@@ -22,7 +22,7 @@ pub use immersed::{run_immersed, ImmersedPhaseSeconds, ImmersedSummary};
 pub use output::{final_tilt, prepare_output, FinalBody};
 pub use schema::CaseFile;
 
-use crate::body::{BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
+use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
 use crate::broad::sets::method;
 use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::fmm::FmmError;
@@ -414,7 +414,7 @@ impl Case {
             if shape.is_some() {
                 fits(field("shape"), extent)?;
             }
-            let h = resolution.unwrap_or((range / 4.0).min(feature / 20.0));
+            let h = resolution.unwrap_or(default_lattice_step(range, feature));
             let key = format!("{:?} h={h:e}", spec.shape);
             let geometry = match shared.get(&key) {
                 Some(g) => g.clone(),

@@ -35,7 +35,16 @@ pub struct Walls<const D: usize> {
 impl<const D: usize> Walls<D> {
     /// The walls of `mesh` marked `names`, with a field computed up to `band` from them.
     pub fn new(mesh: SimplexMesh<D>, names: &[&str], band: f64) -> Result<Self, FmmError> {
-        let front = Front::named(&mesh, names)?;
+        let markers = names
+            .iter()
+            .map(|n| mesh.facet_marker(n))
+            .collect::<Result<Vec<i32>, _>>()?;
+        Self::from_markers(mesh, &markers, band)
+    }
+
+    /// The walls of `mesh` whose facets carry `markers` (Gmsh's physical tags), as [`Self::new`].
+    pub fn from_markers(mesh: SimplexMesh<D>, markers: &[i32], band: f64) -> Result<Self, FmmError> {
+        let front = Front::Markers(markers.to_vec());
         let options = FmmOptions {
             max_distance: Some(band),
             default_value: Some(band),

@@ -77,6 +77,25 @@ pub struct SimplexMesh<const D: usize> {
     stars: OnceLock<Stars>,
 }
 
+impl<const D: usize> Clone for SimplexMesh<D> {
+    /// A copy of the mesh; the point locator and the node stars, built on first use, are built
+    /// again by the copy when it needs them.
+    fn clone(&self) -> Self {
+        SimplexMesh {
+            parts: self.parts.clone(),
+            topology: self.topology.clone(),
+            facet_cells: self.facet_cells.clone(),
+            boundary: self.boundary.clone(),
+            boundary_normals: self.boundary_normals.clone(),
+            facet_normals: self.facet_normals.clone(),
+            cell_measures: self.cell_measures.clone(),
+            cell_quality: self.cell_quality.clone(),
+            locator: OnceLock::new(),
+            stars: OnceLock::new(),
+        }
+    }
+}
+
 impl<const D: usize> SimplexMesh<D> {
     /// Number of nodes of a cell.
     pub const NV: usize = D + 1;
