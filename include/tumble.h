@@ -47,8 +47,9 @@ typedef enum TumbleLaw {
 typedef struct TumbleDistance TumbleDistance;
 
 // A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags. Made by
-// [`tumble_mesh_read_gmsh`] or [`tumble_mesh_new`], freed by [`tumble_mesh_free`]; what is
-// computed on it (a distance field) keeps it alive, so it may be freed first.
+// [`tumble_mesh_read_gmsh`], [`tumble_mesh_new`] or [`tumble_mesh_box`], freed by
+// [`tumble_mesh_free`]; what is computed on it (a distance field, a world) keeps what it needs,
+// so it may be freed first.
 typedef struct TumbleMesh TumbleMesh;
 
 // Bodies, walls, gravity and contact; made by [`tumble_world_new`], freed by

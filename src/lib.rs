@@ -11,7 +11,9 @@
 //! - [`contact`], [`broad`], [`body`]: the force laws, the broad phase and rigid-body motion;
 //! - [`fluid`]: the incompressible Navier–Stokes solver on a fixed mesh;
 //! - [`sim`]: bodies in a world without fluid (dry) and bodies immersed in the fluid;
-//! - [`case`]: case files, their runs, outputs and checks.
+//! - [`case`]: case files, their runs, outputs and checks;
+//! - [`dynamic`]: meshes, distance fields and dry worlds whose dimension is known at run time,
+//!   with one error type: what the C ABI (`capi/`) and the Python module (`python/`) wrap.
 //!
 //! Every algorithm is written once for a const generic dimension `D` (2 or 3).
 
@@ -19,6 +21,7 @@ pub mod body;
 pub mod broad;
 pub mod case;
 pub mod contact;
+pub mod dynamic;
 pub mod expr;
 pub mod fluid;
 pub mod fmm;

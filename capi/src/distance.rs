@@ -2,14 +2,10 @@
 //! `max_distance` of them, and queries of it.
 
 use crate::handle::{self, Handle};
-use crate::mesh::{dimension, TumbleMesh};
+use crate::mesh::TumbleMesh;
 use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
-use std::sync::Arc;
-use tumble::fmm::{distance_to_range, DistanceField, FmmOptions, Front};
-use tumble::math::Point;
-use tumble::mesh::gmsh::AnyMesh;
-use tumble::SimplexMesh;
+use tumble::dynamic::{Distance, DistanceOptions};
 
 /// How [`tumble_distance_new`] computes a field; start from
 /// [`tumble_distance_options_default`] and change what you need.
@@ -44,16 +40,10 @@ pub extern "C" fn tumble_distance_options_default() -> TumbleDistanceOptions {
     }
 }
 
-enum Field {
-    D2(DistanceField<2>),
-    D3(DistanceField<3>),
-}
-
 /// A distance field on the nodes of a mesh, made by [`tumble_distance_new`] and freed by
 /// [`tumble_distance_free`]; it keeps its mesh alive.
 pub struct TumbleDistance {
-    field: Field,
-    mesh: Arc<AnyMesh>,
+    field: Distance,
     error: ErrorSlot,
 }
 
@@ -62,25 +52,6 @@ impl Handle for TumbleDistance {
     fn error(&self) -> &ErrorSlot {
         &self.error
     }
-}
-
-/// Runs `$body` with `$f` the field and `$m` its mesh, of the same dimension `$d`.
-macro_rules! with_field {
-    ($h:expr, $f:ident, $m:ident, $d:ident => $body:expr) => {
-        match (&$h.field, &*$h.mesh) {
-            (Field::D2($f), AnyMesh::D2($m)) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            (Field::D3($f), AnyMesh::D3($m)) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-            _ => unreachable!("a field is made on a mesh of its own dimension"),
-        }
-    };
 }
 
 /// Computes the distance to the facets of `mesh` tagged with any of `tags` (`num_tags` of them)
@@ -100,52 +71,26 @@ pub unsafe extern "C" fn tumble_distance_new(
     handle::guard_on(mesh, "mesh", |m| {
         put(out, std::ptr::null_mut(), "out")?;
         let tags = slice(tags, num_tags, "tags")?;
-        if tags.is_empty() {
-            return Err(Failure::argument(
-                "num_tags",
-                "is 0: give the tags of the front's facets",
-            ));
-        }
         let given = if options.is_null() {
             tumble_distance_options_default()
         } else {
             options.read()
         };
-        let band = given.max_distance;
-        if band.is_nan() || band <= 0.0 {
-            return Err(Failure::argument(
-                "options.max_distance",
-                format!("is {band}, expected a positive band width (infinity for the whole mesh)"),
-            ));
-        }
-        let fmm = FmmOptions {
-            max_distance: band.is_finite().then_some(band),
+        let options = DistanceOptions {
+            max_distance: given.max_distance,
             default_value: (!given.default_value.is_nan()).then_some(given.default_value),
             signed: given.signed_distance,
             closest_point: given.closest_point,
             curved_front: given.curved_front,
         };
-        let field = match &*m.mesh {
-            AnyMesh::D2(mesh) => Field::D2(march(mesh, tags, &fmm)?),
-            AnyMesh::D3(mesh) => Field::D3(march(mesh, tags, &fmm)?),
-        };
-        let ptr = handle::make(TumbleDistance {
+        let field = Distance::new(&m.mesh, tags, &options)
+            .map_err(|e| Failure::naming_options(e, &["max_distance", "default_value"]))?;
+        out.write(handle::make(TumbleDistance {
             field,
-            mesh: m.mesh.clone(),
             error: ErrorSlot::default(),
-        });
-        out.write(ptr);
+        }));
         Ok(())
     })
-}
-
-/// The field of the facets tagged `tags` on `mesh`.
-fn march<const D: usize>(
-    mesh: &SimplexMesh<D>,
-    tags: &[i32],
-    options: &FmmOptions,
-) -> Result<DistanceField<D>, Failure> {
-    distance_to_range(mesh, &Front::Markers(tags.to_vec()), options).map_err(Failure::failed)
 }
 
 /// Frees a field (null is a no-op).
@@ -173,8 +118,7 @@ pub unsafe extern "C" fn tumble_distance_values(
     count: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on(field, "field", |h| {
-        let source = with_field!(h, f, _m, D => &f.values);
-        copy_out(source, values, capacity, count, "values")
+        copy_out(h.field.values(), values, capacity, count, "values")
     })
 }
 
@@ -191,7 +135,7 @@ pub unsafe extern "C" fn tumble_distance_reached(
     count: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on(field, "field", |h| {
-        let source: Vec<u8> = with_field!(h, f, _m, D => f.reached.iter().map(|&r| r as u8).collect());
+        let source: Vec<u8> = h.field.reached().iter().map(|&r| r as u8).collect();
         copy_out(&source, reached, capacity, count, "reached")
     })
 }
@@ -211,24 +155,13 @@ pub unsafe extern "C" fn tumble_distance_at(
     values: *mut f64,
 ) -> TumbleStatus {
     handle::guard_on(field, "field", |h| {
-        let d = dimension(&h.mesh);
+        let d = h.field.mesh().dim();
         let n = num_points
             .checked_mul(d)
             .ok_or_else(|| Failure::argument("num_points", "overflows"))?;
         let points = slice(points, n, "points")?;
         let values = slice_mut(values, num_points, "values")?;
-        if let Some(bad) = points.iter().position(|x| !x.is_finite()) {
-            return Err(Failure::argument(
-                "points",
-                format!("point {} has a non-finite coordinate {}", bad / d, points[bad]),
-            ));
-        }
-        with_field!(h, f, m, D => {
-            for (x, v) in points.chunks_exact(D).zip(values.iter_mut()) {
-                *v = f.value_at(m, &Point::<D>::from_column_slice(x)).unwrap_or(f64::NAN);
-            }
-        });
-        Ok(())
+        Ok(h.field.at(points, values)?)
     })
 }
 
@@ -251,12 +184,11 @@ pub unsafe extern "C" fn tumble_distance_argmin(
     handle::guard_on(field, "field", |h| {
         let tags = slice(tags, num_tags, "tags")?;
         put(found, 0, "found")?;
-        let point = slice_mut(point, dimension(&h.mesh), "point")?;
+        let point = slice_mut(point, h.field.mesh().dim(), "point")?;
         if value.is_null() {
             return Err(Failure::new(TumbleStatus::NullPointer, "value is null"));
         }
-        let best = with_field!(h, f, m, D => f.argmin_on(m, tags).map(|(x, v)| (x.as_slice().to_vec(), v)));
-        if let Some((x, v)) = best {
+        if let Some((x, v)) = h.field.argmin(tags) {
             point.copy_from_slice(&x);
             value.write(v);
             found.write(1);

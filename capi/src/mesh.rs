@@ -2,22 +2,17 @@
 //! run time.
 
 use crate::handle::{self, Handle};
-use crate::status::{guard, put, slice, ErrorSlot, Failure, TumbleStatus};
-use std::collections::BTreeMap;
+use crate::status::{copy_out, guard, put, slice, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::{c_char, CStr};
-use std::sync::Arc;
-use tumble::math::Point;
-use tumble::mesh::generate::axis_box;
-use tumble::mesh::gmsh::{self, AnyMesh};
-use tumble::mesh::MeshParts;
-use tumble::SimplexMesh;
+use tumble::dynamic::Mesh;
 
 /// A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags. Made by
-/// [`tumble_mesh_read_gmsh`] or [`tumble_mesh_new`], freed by [`tumble_mesh_free`]; what is
-/// computed on it (a distance field) keeps it alive, so it may be freed first.
+/// [`tumble_mesh_read_gmsh`], [`tumble_mesh_new`] or [`tumble_mesh_box`], freed by
+/// [`tumble_mesh_free`]; what is computed on it (a distance field, a world) keeps what it needs,
+/// so it may be freed first.
 pub struct TumbleMesh {
-    pub(crate) mesh: Arc<AnyMesh>,
-    pub(crate) error: ErrorSlot,
+    pub(crate) mesh: Mesh,
+    error: ErrorSlot,
 }
 
 impl Handle for TumbleMesh {
@@ -27,49 +22,25 @@ impl Handle for TumbleMesh {
     }
 }
 
-/// Runs `$body` with `$m` the mesh of either dimension and `$d` its dimension as a constant.
-macro_rules! with_mesh {
-    ($any:expr, $m:ident, $d:ident => $body:expr) => {
-        match $any {
-            tumble::mesh::gmsh::AnyMesh::D2($m) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            tumble::mesh::gmsh::AnyMesh::D3($m) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-        }
-    };
-}
-
-/// The dimension of `mesh`.
-pub(crate) fn dimension(mesh: &AnyMesh) -> usize {
-    with_mesh!(mesh, _m, D => D)
-}
-
-/// `path` as UTF-8.
+/// `text` as UTF-8.
 ///
 /// # Safety
-/// A non-null `path` must be a NUL-terminated string.
-pub(crate) unsafe fn text<'a>(path: *const c_char, name: &str) -> Result<&'a str, Failure> {
-    if path.is_null() {
+/// A non-null `text` must be a NUL-terminated string.
+pub(crate) unsafe fn text<'a>(text: *const c_char, name: &str) -> Result<&'a str, Failure> {
+    if text.is_null() {
         return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
     }
-    CStr::from_ptr(path)
+    CStr::from_ptr(text)
         .to_str()
         .map_err(|_| Failure::argument(name, "is not valid UTF-8"))
 }
 
-fn register(mesh: AnyMesh, out: *mut *mut TumbleMesh) -> Result<(), Failure> {
-    let ptr = handle::make(TumbleMesh {
-        mesh: Arc::new(mesh),
+/// Hands `mesh` to the caller through `out` (checked not null).
+unsafe fn register(mesh: Mesh, out: *mut *mut TumbleMesh) -> Result<(), Failure> {
+    out.write(handle::make(TumbleMesh {
+        mesh,
         error: ErrorSlot::default(),
-    });
-    // SAFETY: `out` was checked not null by the caller.
-    unsafe { out.write(ptr) };
+    }));
     Ok(())
 }
 
@@ -84,8 +55,7 @@ pub unsafe extern "C" fn tumble_mesh_read_gmsh(path: *const c_char, out: *mut *m
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
         let path = text(path, "path")?;
-        let mesh = gmsh::read(path).map_err(Failure::failed)?;
-        register(mesh, out)
+        register(Mesh::read_gmsh(path)?, out)
     })
 }
 
@@ -124,38 +94,13 @@ pub unsafe extern "C" fn tumble_mesh_new(
         let points = slice(points, count(num_points, d, "num_points")?, "points")?;
         let cells = slice(cells, count(num_cells, d + 1, "num_cells")?, "cells")?;
         let cell_tags = if cell_tags.is_null() {
-            vec![0; num_cells]
+            None
         } else {
-            slice(cell_tags, num_cells, "cell_tags")?.to_vec()
+            Some(slice(cell_tags, num_cells, "cell_tags")?)
         };
         let facets = slice(facets, count(num_facets, d, "num_facets")?, "facets")?;
-        let facet_tags = slice(facet_tags, num_facets, "facet_tags")?.to_vec();
-        fn parts<const D: usize>(
-            points: &[f64],
-            cells: &[u32],
-            cell_markers: Vec<i32>,
-            facets: &[u32],
-            facet_markers: Vec<i32>,
-        ) -> MeshParts<D> {
-            MeshParts {
-                points: points.chunks_exact(D).map(Point::<D>::from_column_slice).collect(),
-                cells: cells.to_vec(),
-                cell_markers,
-                facets: facets.chunks_exact(D).map(|f| std::array::from_fn(|k| f[k])).collect(),
-                facet_markers,
-                facet_names: BTreeMap::new(),
-                cell_names: BTreeMap::new(),
-            }
-        }
-        let mesh = if d == 2 {
-            AnyMesh::D2(
-                SimplexMesh::new(parts::<2>(points, cells, cell_tags, facets, facet_tags)).map_err(Failure::failed)?,
-            )
-        } else {
-            AnyMesh::D3(
-                SimplexMesh::new(parts::<3>(points, cells, cell_tags, facets, facet_tags)).map_err(Failure::failed)?,
-            )
-        };
+        let facet_tags = slice(facet_tags, num_facets, "facet_tags")?;
+        let mesh = Mesh::from_arrays(d, points, cells, cell_tags, facets, facet_tags)?;
         register(mesh, out)
     })
 }
@@ -180,40 +125,18 @@ pub unsafe extern "C" fn tumble_mesh_box(
         if d != 2 && d != 3 {
             return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
         }
-        let given = |ptr: *const f64, name: &str| -> Result<Vec<f64>, Failure> {
+        let given = |ptr: *const f64, name: &str| -> Result<&[f64], Failure> {
             if ptr.is_null() {
                 return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
             }
-            let v = slice(ptr, d, name)?.to_vec();
-            match v.iter().position(|x| !x.is_finite()) {
-                Some(k) => Err(Failure::argument(name, format!("component {k} is {}", v[k]))),
-                None => Ok(v),
-            }
+            slice(ptr, d, name)
         };
         let (lo, hi) = (given(lower, "lower")?, given(upper, "upper")?);
         if cells.is_null() {
             return Err(Failure::new(TumbleStatus::NullPointer, "cells is null"));
         }
         let n: Vec<usize> = slice(cells, d, "cells")?.iter().map(|&k| k as usize).collect();
-        let mesh = if d == 2 {
-            AnyMesh::D2(
-                axis_box::<2>(
-                    Point::<2>::from_column_slice(&lo),
-                    Point::<2>::from_column_slice(&hi),
-                    [n[0], n[1]],
-                )
-                .map_err(Failure::failed)?,
-            )
-        } else {
-            AnyMesh::D3(
-                axis_box::<3>(
-                    Point::<3>::from_column_slice(&lo),
-                    Point::<3>::from_column_slice(&hi),
-                    [n[0], n[1], n[2]],
-                )
-                .map_err(Failure::failed)?,
-            )
-        };
+        let mesh = Mesh::new_box(lo, hi, &n)?;
         register(mesh, out)
     })
 }
@@ -241,7 +164,8 @@ pub unsafe extern "C" fn tumble_mesh_sizes(
     num_facets: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on(mesh, "mesh", |m| {
-        let (d, p, c, f) = with_mesh!(&*m.mesh, m, D => (D, m.num_points(), m.num_cells(), m.facets().len()));
+        let d = m.mesh.dim();
+        let (p, c, f) = m.mesh.sizes();
         if !dim.is_null() {
             dim.write(d as u32);
         }
@@ -269,8 +193,7 @@ pub unsafe extern "C" fn tumble_mesh_points(
     count: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on(mesh, "mesh", |m| {
-        let flat: Vec<f64> = with_mesh!(&*m.mesh, m, D => m.points().iter().flat_map(|p| p.iter().copied()).collect());
-        crate::status::copy_out(&flat, points, capacity, count, "points")
+        copy_out(&m.mesh.points(), points, capacity, count, "points")
     })
 }
 
@@ -287,8 +210,7 @@ pub unsafe extern "C" fn tumble_mesh_facet_tag(
 ) -> TumbleStatus {
     handle::guard_on(mesh, "mesh", |m| {
         let name = text(name, "name")?;
-        let found = with_mesh!(&*m.mesh, m, D => m.facet_marker(name)).map_err(|e| Failure::argument("name", e))?;
-        put(tag, found, "tag")
+        put(tag, m.mesh.facet_tag(name)?, "tag")
     })
 }
 

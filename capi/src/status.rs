@@ -46,10 +46,28 @@ impl Failure {
     pub(crate) fn argument(name: &str, message: impl std::fmt::Display) -> Self {
         Failure::new(TumbleStatus::InvalidArgument, format!("{name}: {message}"))
     }
+}
 
-    /// The library's own error.
-    pub(crate) fn failed(error: impl std::fmt::Display) -> Self {
-        Failure::new(TumbleStatus::Failed, error.to_string())
+impl From<tumble::dynamic::Error> for Failure {
+    fn from(e: tumble::dynamic::Error) -> Self {
+        let status = match e.kind {
+            tumble::dynamic::ErrorKind::InvalidArgument => TumbleStatus::InvalidArgument,
+            tumble::dynamic::ErrorKind::Failed => TumbleStatus::Failed,
+        };
+        Failure::new(status, e.message)
+    }
+}
+
+impl Failure {
+    /// The failure `e`, its argument named as the C caller sees it (`options.range`) when it is
+    /// one of `fields`, the fields of the options struct the call read.
+    pub(crate) fn naming_options(e: tumble::dynamic::Error, fields: &[&str]) -> Self {
+        let in_options = e.argument.as_deref().is_some_and(|a| fields.contains(&a));
+        let mut failure = Failure::from(e);
+        if in_options {
+            failure.message = format!("options.{}", failure.message);
+        }
+        failure
     }
 }
 

@@ -4,17 +4,10 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{put, slice, slice_mut, ErrorSlot, Failure, Outcome, TumbleStatus};
+use crate::status::{guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
-use std::sync::Arc;
-use tumble::body::{default_lattice_step, BodyGeometry, Dim, Kinematics, RigidBody};
-use tumble::broad::sets::method;
-use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
-use tumble::math::{Point, Vector};
-use tumble::mesh::gmsh::AnyMesh;
-use tumble::shape::{Cuboid, Ellipsoid, Shape};
-use tumble::sim::{Drag, Simulation};
-use tumble::SimplexMesh;
+use tumble::contact::Law;
+use tumble::dynamic::{Primitive, World, WorldOptions};
 
 /// The contact force law (`theory.md`, "Contact").
 #[repr(C)]
@@ -71,27 +64,10 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
     }
 }
 
-/// A dry simulation of either dimension and what its walls are made from.
-struct World<const D: usize>
-where
-    Dim<D>: Kinematics<D>,
-{
-    sim: Simulation<D>,
-    /// The domain mesh and the wall tags; the walls' field is built when the bodies are known
-    /// (its band reaches the largest body's radius plus 2ρ) and again if a larger body comes.
-    domain: Option<(SimplexMesh<D>, Vec<i32>)>,
-    lattice_step: f64,
-}
-
-enum AnyWorld {
-    D2(World<2>),
-    D3(World<3>),
-}
-
 /// Bodies, walls, gravity and contact; made by [`tumble_world_new`], freed by
 /// [`tumble_world_free`].
 pub struct TumbleWorld {
-    world: AnyWorld,
+    world: World,
     error: ErrorSlot,
 }
 
@@ -102,187 +78,29 @@ impl Handle for TumbleWorld {
     }
 }
 
-/// Runs `$body` with `$w` the world (mutable) and `$d` its dimension.
-macro_rules! with_world {
-    ($h:expr, $w:ident, $d:ident => $body:expr) => {
-        match &mut $h.world {
-            AnyWorld::D2($w) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            AnyWorld::D3($w) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-        }
-    };
-}
-
-impl<const D: usize> World<D>
-where
-    Dim<D>: Kinematics<D>,
-{
-    fn new(options: &TumbleWorldOptions, domain: Option<(SimplexMesh<D>, Vec<i32>)>) -> Result<Self, Failure> {
-        let positive = |name: &str, x: f64| {
-            if x.is_finite() && x > 0.0 {
-                Ok(x)
-            } else {
-                Err(Failure::argument(name, format!("is {x}, expected a positive number")))
-            }
-        };
-        let non_negative = |name: &str, x: f64| {
-            if x.is_finite() && x >= 0.0 {
-                Ok(x)
-            } else {
-                Err(Failure::argument(name, format!("is {x}, expected a number ≥ 0")))
-            }
-        };
-        let range = positive("options.range", options.range)?;
-        let stiffness = positive("options.stiffness", options.stiffness)?;
-        let wall_stiffness = if options.wall_stiffness.is_nan() {
-            stiffness
-        } else {
-            positive("options.wall_stiffness", options.wall_stiffness)?
-        };
-        let law = match options.law {
-            TumbleLaw::Spec => Law::Spec,
-            TumbleLaw::Glowinski => Law::Glowinski,
-            TumbleLaw::Patches => Law::Patches,
-        };
-        if let Some(k) = options.gravity[..D].iter().position(|g| !g.is_finite()) {
-            return Err(Failure::argument(
-                "options.gravity",
-                format!("component {k} is not finite"),
-            ));
-        }
-        let drag = Drag {
-            linear: non_negative("options.drag_linear", options.drag_linear)?,
-            angular: non_negative("options.drag_angular", options.drag_angular)?,
-        };
-        let model = ContactModel {
-            law,
-            range,
-            stiffness,
-            wall_stiffness,
-        };
-        let broad = method::<D>("auto").expect("the automatic broad phase exists");
-        let mut sim = Simulation::new(
-            Vec::new(),
-            None,
-            Vector::<D>::from_column_slice(&options.gravity[..D]),
-            drag,
-            ContactSolver::new(model, broad),
-        );
-        sim.damping = non_negative("options.damping", options.damping)?;
-        Ok(World {
-            sim,
-            domain,
-            lattice_step: non_negative("options.lattice_step", options.lattice_step)?,
-        })
-    }
-
-    /// Adds a body of `shape` (smallest size `feature`); its index.
-    fn add(
-        &mut self,
-        shape: &dyn Shape<D>,
-        feature: f64,
-        density: f64,
-        position: &[f64],
-        orientation: &[f64],
-    ) -> Result<usize, Failure> {
-        if !(density.is_finite() && density > 0.0) {
-            return Err(Failure::argument(
-                "density",
-                format!("is {density}, expected a positive number"),
-            ));
-        }
-        let range = self.sim.contact.model.range;
-        let h = if self.lattice_step > 0.0 {
-            self.lattice_step
-        } else {
-            default_lattice_step(range, feature)
-        };
-        let geometry = BodyGeometry::from_shape(shape, h, 2.0 * range).map_err(Failure::failed)?;
-        let index = self.sim.bodies.len();
-        let mut body = RigidBody::new(
-            &format!("body{index}"),
-            Arc::new(geometry),
-            density,
-            Point::<D>::zeros(),
-        );
-        set_pose(&mut body, Some(position), Some(orientation))?;
-        self.sim.bodies.push(body);
-        self.sim.force.push(Vector::<D>::zeros());
-        self.sim.torque.push(<Dim<D> as Kinematics<D>>::zero());
-        self.sim.walls = None;
-        Ok(index)
-    }
-
-    /// Builds the walls' field if the bodies changed since (its band reaches the largest body's
-    /// radius plus 2ρ, as a case's does).
-    fn ready(&mut self) -> Outcome {
-        if self.sim.bodies.is_empty() {
-            return Err(Failure::new(
-                TumbleStatus::Failed,
-                "the world has no body: add one first",
-            ));
-        }
-        if self.sim.walls.is_none() {
-            if let Some((mesh, tags)) = &self.domain {
-                let reach = self.sim.bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max)
-                    + 2.0 * self.sim.contact.model.range;
-                self.sim.walls = Some(Walls::from_markers(mesh.clone(), tags, reach).map_err(Failure::failed)?);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Sets a body's position (`D` numbers) and orientation (2D: the angle; 3D: the unit quaternion
-/// `w, x, y, z`), each if given.
-fn set_pose<const D: usize>(body: &mut RigidBody<D>, position: Option<&[f64]>, orientation: Option<&[f64]>) -> Outcome
-where
-    Dim<D>: Kinematics<D>,
-{
-    if let Some(p) = position {
-        finite("position", p)?;
-        body.position = Point::<D>::from_column_slice(p);
-    }
-    if let Some(o) = orientation {
-        finite("orientation", o)?;
-        let norm = o.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let unit: Vec<f64> = if D == 3 {
-            o.iter().map(|x| x / norm).collect()
-        } else {
-            o.to_vec()
-        };
-        body.rotation = <Dim<D> as Kinematics<D>>::rotation_exact(&unit)
-            .filter(|_| D == 2 || norm > 0.0)
-            .ok_or_else(|| {
-                Failure::argument(
-                    "orientation",
-                    format!("{o:?} is not a rotation (a quaternion of norm 0)"),
-                )
-            })?;
-    }
-    Ok(())
-}
-
-fn finite(name: &str, values: &[f64]) -> Outcome {
-    match values.iter().position(|x| !x.is_finite()) {
-        Some(k) => Err(Failure::argument(name, format!("component {k} is {}", values[k]))),
-        None => Ok(()),
-    }
-}
-
-/// The number of doubles of an orientation (1 in 2D, 4 in 3D) and of an angular velocity (1, 3).
+/// The number of orientation and angular velocity components in dimension `dim`.
 fn rotation_sizes(dim: usize) -> (usize, usize) {
     if dim == 2 {
         (1, 1)
     } else {
         (4, 3)
+    }
+}
+
+/// `ptr` as `len` numbers, which must be given.
+unsafe fn require<'a>(ptr: *const f64, len: usize, name: &str) -> Result<&'a [f64], Failure> {
+    if ptr.is_null() {
+        return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
+    }
+    slice(ptr, len, name)
+}
+
+/// `ptr` as `len` numbers, or `None` for null.
+unsafe fn optional<'a>(ptr: *const f64, len: usize, name: &str) -> Result<Option<&'a [f64]>, Failure> {
+    if ptr.is_null() {
+        Ok(None)
+    } else {
+        slice(ptr, len, name).map(Some)
     }
 }
 
@@ -302,7 +120,7 @@ pub unsafe extern "C" fn tumble_world_new(
     options: *const TumbleWorldOptions,
     out: *mut *mut TumbleWorld,
 ) -> TumbleStatus {
-    crate::status::guard(None, || {
+    guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
         if options.is_null() {
             return Err(Failure::new(
@@ -310,29 +128,43 @@ pub unsafe extern "C" fn tumble_world_new(
                 "options is null: start from tumble_world_options_default() and set range and stiffness",
             ));
         }
-        let options = options.read();
-        let tags = slice(wall_tags, num_wall_tags, "wall_tags")?.to_vec();
-        let mesh = if domain.is_null() {
+        let given = options.read();
+        let d = dim as usize;
+        if d != 2 && d != 3 {
+            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let tags = slice(wall_tags, num_wall_tags, "wall_tags")?;
+        let domain = if domain.is_null() {
             None
         } else {
-            Some(handle::get(domain, "domain")?.mesh.clone())
+            Some((&handle::get(domain, "domain")?.mesh, tags))
         };
-        if mesh.is_some() && tags.is_empty() {
-            return Err(Failure::argument(
-                "num_wall_tags",
-                "is 0: give the tags of the domain's walls",
-            ));
-        }
-        let mismatch = |d: usize| Failure::argument("dim", format!("is {dim}, but the domain is a {d}D mesh"));
-        let world = match (dim, mesh.as_deref()) {
-            (2, None) => AnyWorld::D2(World::new(&options, None)?),
-            (3, None) => AnyWorld::D3(World::new(&options, None)?),
-            (2, Some(AnyMesh::D2(m))) => AnyWorld::D2(World::new(&options, Some((m.clone(), tags)))?),
-            (3, Some(AnyMesh::D3(m))) => AnyWorld::D3(World::new(&options, Some((m.clone(), tags)))?),
-            (3, Some(AnyMesh::D2(_))) => return Err(mismatch(2)),
-            (2, Some(AnyMesh::D3(_))) => return Err(mismatch(3)),
-            _ => return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3"))),
+        let options = WorldOptions {
+            gravity: given.gravity[..d].to_vec(),
+            drag_linear: given.drag_linear,
+            drag_angular: given.drag_angular,
+            law: match given.law {
+                TumbleLaw::Spec => Law::Spec,
+                TumbleLaw::Glowinski => Law::Glowinski,
+                TumbleLaw::Patches => Law::Patches,
+            },
+            range: given.range,
+            stiffness: given.stiffness,
+            wall_stiffness: (!given.wall_stiffness.is_nan()).then_some(given.wall_stiffness),
+            damping: given.damping,
+            lattice_step: (given.lattice_step != 0.0).then_some(given.lattice_step),
         };
+        let fields = [
+            "gravity",
+            "drag_linear",
+            "drag_angular",
+            "range",
+            "stiffness",
+            "wall_stiffness",
+            "damping",
+            "lattice_step",
+        ];
+        let world = World::new(d, domain, &options).map_err(|e| Failure::naming_options(e, &fields))?;
         out.write(handle::make(TumbleWorld {
             world,
             error: ErrorSlot::default(),
@@ -347,19 +179,10 @@ pub unsafe extern "C" fn tumble_world_new(
 /// `world` must be null or a pointer this library returned.
 #[no_mangle]
 pub unsafe extern "C" fn tumble_world_free(world: *mut TumbleWorld) -> TumbleStatus {
-    crate::status::guard(None, || handle::free(world, "world"))
+    guard(None, || handle::free(world, "world"))
 }
 
-/// The primitive shapes a body can be made of through the ABI.
-#[derive(Debug, Clone, Copy)]
-enum Primitive {
-    /// Semi-axes.
-    Ellipsoid,
-    /// Side lengths.
-    Cuboid,
-}
-
-/// Adds a body of `primitive` with `sizes` (`dim` numbers) under the world's guard.
+/// Adds a body of `primitive` with `sizes` under the world's guard.
 unsafe fn add(
     world: *mut TumbleWorld,
     primitive: Primitive,
@@ -370,38 +193,16 @@ unsafe fn add(
     index: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
-        let added = with_world!(h, w, D => {
-            let sizes = slice(sizes, D, "sizes")?;
-            if let Some(k) = sizes.iter().position(|x| !(x.is_finite() && *x > 0.0)) {
-                return Err(Failure::argument("sizes", format!("component {k} is {}, expected a positive number", sizes[k])));
-            }
-            let position = require(position, D, "position")?;
-            let orientation = require(orientation, rotation_sizes(D).0, "orientation")?;
-            let smallest = sizes.iter().copied().fold(f64::INFINITY, f64::min);
-            match primitive {
-                Primitive::Ellipsoid => {
-                    let shape = Ellipsoid { semi_axes: std::array::from_fn::<f64, D, _>(|k| sizes[k]) };
-                    w.add(&shape, smallest, density, position, orientation)?
-                }
-                Primitive::Cuboid => {
-                    let shape = Cuboid { half: std::array::from_fn::<f64, D, _>(|k| sizes[k] / 2.0) };
-                    w.add(&shape, smallest / 2.0, density, position, orientation)?
-                }
-            }
-        });
+        let d = h.world.dim();
+        let sizes = require(sizes, d, "sizes")?;
+        let position = require(position, d, "position")?;
+        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let added = h.world.add_body(primitive, sizes, density, position, orientation)?;
         if !index.is_null() {
             index.write(added);
         }
         Ok(())
     })
-}
-
-/// `ptr` as `len` numbers, which must be given.
-unsafe fn require<'a>(ptr: *const f64, len: usize, name: &str) -> Result<&'a [f64], Failure> {
-    if ptr.is_null() {
-        return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
-    }
-    slice(ptr, len, name)
 }
 
 /// Adds a body whose shape is the ellipse (2D) or ellipsoid (3D) of semi-axes `semi_axes`
@@ -447,7 +248,7 @@ pub unsafe extern "C" fn tumble_world_add_box(
     orientation: *const f64,
     index: *mut usize,
 ) -> TumbleStatus {
-    add(world, Primitive::Cuboid, sides, density, position, orientation, index)
+    add(world, Primitive::Box, sides, density, position, orientation, index)
 }
 
 /// The number of bodies into `*count`.
@@ -456,10 +257,7 @@ pub unsafe extern "C" fn tumble_world_add_box(
 /// `world` must be a pointer this library returned, `count` writable.
 #[no_mangle]
 pub unsafe extern "C" fn tumble_world_num_bodies(world: *mut TumbleWorld, count: *mut usize) -> TumbleStatus {
-    handle::guard_on_mut(world, "world", |h| {
-        let n = with_world!(h, w, D => w.sim.bodies.len());
-        put(count, n, "count")
-    })
+    handle::guard_on_mut(world, "world", |h| put(count, h.world.num_bodies(), "count"))
 }
 
 /// Body `index`'s state, each output if not null: `position` and `velocity` (`dim` numbers),
@@ -479,21 +277,17 @@ pub unsafe extern "C" fn tumble_world_get_body(
     angular_velocity: *mut f64,
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
-        with_world!(h, w, D => {
-            let b = body(&w.sim.bodies, index)?;
-            let rotation = <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation);
-            let spin = <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity);
-            for (out, values, name) in [
-                (position, b.position.as_slice(), "position"),
-                (orientation, &rotation[..], "orientation"),
-                (velocity, b.velocity.as_slice(), "velocity"),
-                (angular_velocity, &spin[..], "angular_velocity"),
-            ] {
-                if !out.is_null() {
-                    slice_mut(out, values.len(), name)?.copy_from_slice(values);
-                }
+        let b = h.world.body(index)?;
+        for (out, values, name) in [
+            (position, &b.position, "position"),
+            (orientation, &b.orientation, "orientation"),
+            (velocity, &b.velocity, "velocity"),
+            (angular_velocity, &b.angular_velocity, "angular_velocity"),
+        ] {
+            if !out.is_null() {
+                slice_mut(out, values.len(), name)?.copy_from_slice(values);
             }
-        });
+        }
         Ok(())
     })
 }
@@ -513,36 +307,16 @@ pub unsafe extern "C" fn tumble_world_set_body(
     angular_velocity: *const f64,
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
-        with_world!(h, w, D => {
-            let (rotation_len, spin_len) = rotation_sizes(D);
-            let optional = |ptr: *const f64, len, name| if ptr.is_null() { Ok(None) } else { slice(ptr, len, name).map(Some) };
-            let position = optional(position, D, "position")?;
-            let orientation = optional(orientation, rotation_len, "orientation")?;
-            let velocity = optional(velocity, D, "velocity")?;
-            let spin = optional(angular_velocity, spin_len, "angular_velocity")?;
-            let mut b = body(&w.sim.bodies, index)?.clone();
-            set_pose(&mut b, position, orientation)?;
-            if let Some(v) = velocity {
-                finite("velocity", v)?;
-                b.velocity = Vector::<D>::from_column_slice(v);
-            }
-            if let Some(s) = spin {
-                finite("angular_velocity", s)?;
-                b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the count was checked");
-            }
-            w.sim.bodies[index] = b;
-        });
-        Ok(())
+        let d = h.world.dim();
+        let (rotation, spin) = rotation_sizes(d);
+        Ok(h.world.set_body(
+            index,
+            optional(position, d, "position")?,
+            optional(orientation, rotation, "orientation")?,
+            optional(velocity, d, "velocity")?,
+            optional(angular_velocity, spin, "angular_velocity")?,
+        )?)
     })
-}
-
-fn body<const D: usize>(bodies: &[RigidBody<D>], index: usize) -> Result<&RigidBody<D>, Failure>
-where
-    Dim<D>: Kinematics<D>,
-{
-    bodies
-        .get(index)
-        .ok_or_else(|| Failure::argument("index", format!("is {index}, the world has {} bodies", bodies.len())))
 }
 
 /// The contact force (`dim` numbers per body) and torque (2D: 1 number per body; 3D: 3) on
@@ -562,42 +336,23 @@ pub unsafe extern "C" fn tumble_world_contact_forces(
     count: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
-        with_world!(h, w, D => {
-            let n = w.sim.bodies.len();
-            put(count, n, "count")?;
-            if capacity < n && !(forces.is_null() && torques.is_null()) {
-                return Err(Failure::new(
-                    TumbleStatus::BufferTooSmall,
-                    format!("room for {capacity} bodies, the world has {n}"),
-                ));
-            }
-            w.ready()?;
-            w.sim.contact_forces().map_err(Failure::failed)?;
-            write_loads(w, forces, torques)
-        })
+        let n = h.world.num_bodies();
+        put(count, n, "count")?;
+        if capacity < n && !(forces.is_null() && torques.is_null()) {
+            return Err(Failure::new(
+                TumbleStatus::BufferTooSmall,
+                format!("room for {capacity} bodies, the world has {n}"),
+            ));
+        }
+        let (f, t) = h.world.contact_forces()?;
+        if !forces.is_null() {
+            slice_mut(forces, f.len(), "forces")?.copy_from_slice(&f);
+        }
+        if !torques.is_null() {
+            slice_mut(torques, t.len(), "torques")?.copy_from_slice(&t);
+        }
+        Ok(())
     })
-}
-
-/// The last computed forces and torques into the caller's buffers (room checked).
-unsafe fn write_loads<const D: usize>(w: &World<D>, forces: *mut f64, torques: *mut f64) -> Outcome
-where
-    Dim<D>: Kinematics<D>,
-{
-    let n = w.sim.bodies.len();
-    let spin = rotation_sizes(D).1;
-    if !forces.is_null() {
-        let out = slice_mut(forces, n * D, "forces")?;
-        for (o, f) in out.chunks_exact_mut(D).zip(&w.sim.force) {
-            o.copy_from_slice(f.as_slice());
-        }
-    }
-    if !torques.is_null() {
-        let out = slice_mut(torques, n * spin, "torques")?;
-        for (o, t) in out.chunks_exact_mut(spin).zip(&w.sim.torque) {
-            o.copy_from_slice(&<Dim<D> as Kinematics<D>>::angular_components(t));
-        }
-    }
-    Ok(())
 }
 
 /// Advances the world by `steps` time steps of `dt` (semi-implicit Euler with the contact forces
@@ -609,22 +364,7 @@ where
 /// `world` must be a pointer this library returned.
 #[no_mangle]
 pub unsafe extern "C" fn tumble_world_step(world: *mut TumbleWorld, dt: f64, steps: usize) -> TumbleStatus {
-    handle::guard_on_mut(world, "world", |h| {
-        if !(dt.is_finite() && dt > 0.0) {
-            return Err(Failure::argument("dt", format!("is {dt}, expected a positive number")));
-        }
-        with_world!(h, w, D => {
-            w.ready()?;
-            for _ in 0..steps {
-                let before = w.sim.bodies.clone();
-                if let Err(e) = w.sim.step(dt) {
-                    w.sim.bodies = before;
-                    return Err(Failure::failed(e));
-                }
-            }
-            Ok(())
-        })
-    })
+    handle::guard_on_mut(world, "world", |h| Ok(h.world.step(dt, steps)?))
 }
 
 /// The message of the last failed call on `world` (empty if none), valid until the next; never

@@ -70,7 +70,7 @@ pub enum BroadError {
 }
 
 /// A method that finds the pairs of spheres within a margin of each other.
-pub trait BroadPhase<const D: usize>: Send {
+pub trait BroadPhase<const D: usize>: Send + Sync {
     /// The method's name, as `tumble bench broad --method` spells it.
     fn name(&self) -> &'static str;
     /// Takes the spheres of this step (building or updating the method's structure).

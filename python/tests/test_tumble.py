@@ -1,0 +1,153 @@
+"""The Python module against exact distances, against the Rust library's own run of the same case
+(bit for bit), and with bad input. Run from the repository: `pytest python/tests`."""
+
+import csv
+import math
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import tumble
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def disk():
+    return tumble.Mesh.read_gmsh(ROOT / "meshes" / "disk_r3_h0.1.msh")
+
+
+def test_the_distance_to_a_circle_is_exact_to_its_chords():
+    mesh = disk()
+    assert mesh.dim == 2 and mesh.points.shape == (3496, 2) and mesh.cells.shape == (6801, 3)
+    field = tumble.DistanceField(mesh, [mesh.facet_tag("r1")], max_distance=1.2)
+    reached = field.reached
+    assert reached.dtype == np.bool_ and reached.sum() == 1837
+    x = mesh.points[reached]
+    error = np.abs(field.values[reached] - (np.hypot(x[:, 0], x[:, 1]) - 1.0))
+    # The chords of the circle r = 1 at h = 0.1 lie within h²/(8r) of it.
+    assert error.max() <= 1.25e-3
+    assert np.all(field.values[~reached] == 1.2)
+    d = field.at(np.array([[0.0, 0.8], [1.2, 0.0], [9.0, 0.0]]))
+    assert abs(d[0] + 0.2) < 2e-3 and abs(d[1] - 0.2) < 2e-3 and math.isnan(d[2])
+    point, value = field.argmin([mesh.facet_tag("r2")])
+    assert abs(value - 1.0) < 7e-4 and abs(np.hypot(*point) - 2.0) < 7e-4
+
+
+def test_strided_and_contiguous_points_give_the_same_bits():
+    mesh = disk()
+    field = tumble.DistanceField(mesh, [mesh.facet_tag("r1")], max_distance=1.2)
+    points = np.random.default_rng(1).uniform(-2.0, 2.0, size=(200, 2))
+    fortran = np.asfortranarray(points)
+    assert not fortran.flags.c_contiguous
+    assert np.array_equal(field.at(points), field.at(fortran))
+
+
+def test_a_3d_box_gives_the_distance_to_its_floor():
+    mesh = tumble.Mesh.box_([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [4, 4, 4])
+    assert mesh.dim == 3 and mesh.points.shape == (125, 3)
+    field = tumble.DistanceField(mesh, [mesh.facet_tag("zmin")], signed=False)
+    assert np.array_equal(field.values, mesh.points[:, 2])
+
+
+def test_a_mesh_from_arrays_and_its_errors():
+    points = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    facets = np.array([[0, 1], [1, 2], [2, 3], [3, 0]], dtype=np.uint32)
+    tags = np.array([1, 2, 2, 2], dtype=np.int32)
+    good = np.array([[0, 1, 2], [0, 2, 3]], dtype=np.uint32)
+    mesh = tumble.Mesh(points, good, facets, tags)
+    field = tumble.DistanceField(mesh, [1], signed=False)
+    assert np.array_equal(field.values, points[:, 1])
+    with pytest.raises(tumble.TumbleError, match="cell 0.*inverted"):
+        tumble.Mesh(points, np.array([[0, 2, 1], [0, 2, 3]], dtype=np.uint32), facets, tags)
+    with pytest.raises(tumble.TumbleError, match="cell 1"):
+        tumble.Mesh(points, np.array([[0, 1, 2], [0, 2, 7]], dtype=np.uint32), facets, tags)
+    nan = points.copy()
+    nan[2, 1] = np.nan
+    with pytest.raises(tumble.TumbleError, match="node 2"):
+        tumble.Mesh(nan, good, facets, tags)
+    with pytest.raises(ValueError, match="facet_tags: has 3 tags for 4 facets"):
+        tumble.Mesh(points, good, facets, tags[:3])
+    with pytest.raises(tumble.TumbleError, match="no/such/file.msh"):
+        tumble.Mesh.read_gmsh("no/such/file.msh")
+    with pytest.raises(ValueError, match="no marker named 'r9'"):
+        disk().facet_tag("r9")
+    with pytest.raises(ValueError, match=r"points: has shape \[1, 3\], expected \(N, 2\)"):
+        field.at(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="point 0 has a non-finite coordinate"):
+        field.at(np.array([[np.nan, 0.0]]))
+    with pytest.raises(ValueError, match="max_distance"):
+        tumble.DistanceField(mesh, [1], max_distance=-1.0)
+
+
+def ellipse_world():
+    """cases/dry_ellipse_wall.toml, set up through the module."""
+    box = tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [32, 32])
+    world = tumble.World(
+        2,
+        range=0.03,
+        stiffness=1e-6,
+        wall_stiffness=1e-6,
+        domain=box,
+        wall_tags=[1, 2, 3, 4],
+        gravity=[0.0, -981.0],
+        drag_linear=20.0,
+        drag_angular=20.0,
+    )
+    assert world.add_ellipsoid([0.25, 0.125], 1.25, [1.0, 0.2246], [math.pi / 4.0]) == 0
+    return world
+
+
+def test_the_ellipse_on_the_floor_is_the_rust_run_bit_for_bit(tmp_path):
+    subprocess.run(
+        ["cargo", "run", "--release", "--quiet", "--", "run", "cases/dry_ellipse_wall.toml", "--out", str(tmp_path), "--quiet"],
+        cwd=ROOT,
+        check=True,
+    )
+    with open(tmp_path / "bodies.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 20001
+    world = ellipse_world()
+    done = 0
+    for k in [1, 2, 500, 5000, 20000]:
+        world.step(1e-4, k - 1 - done)
+        # Row k's force is the one its step began with: at the state of row k - 1.
+        forces, torques = world.contact_forces()
+        world.step(1e-4, 1)
+        done = k
+        state = world.body(0)
+        row = rows[k]
+        ours = [*state["position"], state["orientation"][0], *state["velocity"], state["angular_velocity"][0], *forces[0], torques[0]]
+        theirs = [float(row[c]) for c in ["x", "y", "angle", "vx", "vy", "omega", "fx", "fy", "torque"]]
+        assert ours == theirs, f"row {k}: {ours} against {theirs}"
+    # At rest, flat, at the gap where the wall force holds the weight π a b ρ g.
+    state = world.body(0)
+    assert abs(state["orientation"][0]) < 1e-3 and np.hypot(*state["velocity"]) < 1e-6
+    forces, _ = world.contact_forces()
+    assert abs(forces[0, 1] / (math.pi * 0.25 * 0.125 * 1.25 * 981.0) - 1.0) < 1e-3
+
+
+def test_bad_worlds_and_bodies():
+    with pytest.raises(ValueError, match="range: is NaN"):
+        tumble.World(2, range=float("nan"), stiffness=1e-6)
+    with pytest.raises(ValueError, match="the domain is a 2D mesh"):
+        tumble.World(3, range=0.03, stiffness=1e-6, domain=disk(), wall_tags=[13])
+    with pytest.raises(ValueError, match="law: unknown 'hooke'"):
+        tumble.World(2, range=0.03, stiffness=1e-6, law="hooke")
+    world = tumble.World(2, range=0.05, stiffness=1e-4, domain=disk(), wall_tags=[13])
+    with pytest.raises(tumble.TumbleError, match="no body"):
+        world.step(1e-3)
+    with pytest.raises(ValueError, match="sizes: component 1 is -0.05"):
+        world.add_ellipsoid([0.1, -0.05], 1.0, [0.5, 0.5])
+    with pytest.raises(ValueError, match="position: has 3 numbers, expected 2"):
+        world.add_ellipsoid([0.1, 0.05], 1.0, [0.5, 0.5, 0.0])
+    assert world.add_ellipsoid([0.1, 0.05], 1.0, [0.5, 0.5]) == 0 and world.num_bodies == 1
+    with pytest.raises(ValueError, match="index: is 1, the world has 1 bodies"):
+        world.body(1)
+    with pytest.raises(ValueError, match="velocity: component 0 is inf"):
+        world.set_body(0, position=[9.0, 0.0], velocity=[math.inf, 0.0])
+    assert list(world.body(0)["position"]) == [0.5, 0.5], "a refused state changes nothing"
+    world.set_body(0, position=[9.0, 0.0])
+    with pytest.raises(tumble.TumbleError, match="body0"):
+        world.contact_forces()

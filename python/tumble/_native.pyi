@@ -1,0 +1,119 @@
+"""Type stubs of tumble's compiled module."""
+
+from os import PathLike
+from typing import Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+class TumbleError(Exception):
+    """The library refused the input or the state (an unreadable file, an inverted cell, an empty
+    front, a body outside the domain)."""
+
+class Mesh:
+    """A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags."""
+
+    def __init__(
+        self,
+        points: npt.NDArray[np.float64],
+        cells: npt.NDArray[np.uint32],
+        facets: npt.NDArray[np.uint32],
+        facet_tags: npt.NDArray[np.int32],
+        cell_tags: Optional[npt.NDArray[np.int32]] = None,
+    ) -> None:
+        """A mesh from `(N, dim)` points, `(M, dim + 1)` cells (counter-clockwise triangles,
+        right-handed tetrahedra), `(F, dim)` tagged facets and their `(F,)` tags."""
+    @staticmethod
+    def read_gmsh(path: Union[str, PathLike[str]]) -> "Mesh":
+        """Reads a Gmsh `.msh` file (2.2 or 4.1, ASCII or binary)."""
+    @staticmethod
+    def box_(lower: Sequence[float], upper: Sequence[float], cells: Sequence[int]) -> "Mesh":
+        """The box [lower, upper] in cells[a] intervals per axis, faces tagged 1..2 dim (xmin,
+        xmax, ymin, ymax, zmin, zmax)."""
+    @property
+    def dim(self) -> int: ...
+    @property
+    def points(self) -> npt.NDArray[np.float64]:
+        """`(N, dim)` node coordinates."""
+    @property
+    def cells(self) -> npt.NDArray[np.uint32]:
+        """`(M, dim + 1)` node indices."""
+    def facet_tag(self, name: str) -> int:
+        """The tag of the facets named `name`."""
+
+class DistanceField:
+    """The narrow-band distance to some tagged facets of a mesh, at its nodes."""
+
+    def __init__(
+        self,
+        mesh: Mesh,
+        tags: Sequence[int],
+        max_distance: float = ...,
+        default_value: Optional[float] = None,
+        signed: bool = True,
+        closest_point: bool = True,
+        curved_front: bool = False,
+    ) -> None: ...
+    @property
+    def values(self) -> npt.NDArray[np.float64]:
+        """`(N,)`: the distance in the band, the default beyond it."""
+    @property
+    def reached(self) -> npt.NDArray[np.bool_]:
+        """`(N,)`: whether each node is in the band."""
+    def at(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The linear interpolant at `(K, dim)` points; NaN outside the mesh."""
+    def argmin(self, tags: Sequence[int]) -> Optional[Tuple[npt.NDArray[np.float64], float]]:
+        """Where the field is smallest on the facets tagged `tags`, and its value."""
+
+class World:
+    """Bodies repelling each other and the walls, with gravity and drag, without a fluid."""
+
+    def __init__(
+        self,
+        dim: int,
+        range: float,
+        stiffness: float,
+        domain: Optional[Mesh] = None,
+        wall_tags: Sequence[int] = ...,
+        gravity: Optional[Sequence[float]] = None,
+        drag_linear: float = 0.0,
+        drag_angular: float = 0.0,
+        law: str = "glowinski",
+        wall_stiffness: Optional[float] = None,
+        damping: float = 0.0,
+        lattice_step: Optional[float] = None,
+    ) -> None: ...
+    def add_ellipsoid(
+        self,
+        semi_axes: Sequence[float],
+        density: float,
+        position: Sequence[float],
+        orientation: Optional[Sequence[float]] = None,
+    ) -> int:
+        """Adds an ellipse or ellipsoid at rest; orientation: 2D [angle], 3D [w, x, y, z]."""
+    def add_box(
+        self,
+        sides: Sequence[float],
+        density: float,
+        position: Sequence[float],
+        orientation: Optional[Sequence[float]] = None,
+    ) -> int:
+        """Adds a rectangle or box at rest."""
+    @property
+    def num_bodies(self) -> int: ...
+    def body(self, index: int) -> dict:
+        """`position`, `orientation`, `velocity`, `angular_velocity` arrays."""
+    def set_body(
+        self,
+        index: int,
+        position: Optional[Sequence[float]] = None,
+        orientation: Optional[Sequence[float]] = None,
+        velocity: Optional[Sequence[float]] = None,
+        angular_velocity: Optional[Sequence[float]] = None,
+    ) -> None: ...
+    def contact_forces(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Forces `(n, dim)` and torques (2D `(n,)`, 3D `(n, 3)`) on the bodies now."""
+    def step(self, dt: float, steps: int = 1) -> None:
+        """Advances the world by `steps` steps of `dt`."""

@@ -1,0 +1,187 @@
+//! A mesh of either dimension.
+
+use super::error::{finite, Error};
+use crate::math::Point;
+use crate::mesh::generate::axis_box;
+use crate::mesh::gmsh::{self, AnyMesh};
+use crate::mesh::{MeshParts, SimplexMesh};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags, shared: a clone is
+/// another handle to the same mesh, and what is computed on it keeps it alive.
+#[derive(Debug, Clone)]
+pub struct Mesh(Arc<AnyMesh>);
+
+/// Runs `$body` with `$m` the mesh of either dimension and `$d` its dimension as a constant.
+macro_rules! with_mesh {
+    ($any:expr, $m:ident, $d:ident => $body:expr) => {
+        match $any {
+            $crate::mesh::gmsh::AnyMesh::D2($m) => {
+                #[allow(dead_code)]
+                const $d: usize = 2;
+                $body
+            }
+            $crate::mesh::gmsh::AnyMesh::D3($m) => {
+                #[allow(dead_code)]
+                const $d: usize = 3;
+                $body
+            }
+        }
+    };
+}
+
+impl Mesh {
+    /// Reads a Gmsh `.msh` file (2.2 or 4.1, ASCII or binary) of triangles or tetrahedra; its
+    /// physical groups become the tags and their names.
+    pub fn read_gmsh(path: impl AsRef<Path>) -> Result<Self, Error> {
+        Ok(Mesh(Arc::new(gmsh::read(path).map_err(Error::failed)?)))
+    }
+
+    /// A mesh of dimension `dim` from flat arrays: `points` (`dim` coordinates per node), `cells`
+    /// (`dim + 1` node indices each: counter-clockwise triangles, right-handed tetrahedra),
+    /// `cell_tags` (one per cell, or none), `facets` (`dim` node indices each) and `facet_tags`
+    /// (one per facet). The mesh is checked whole: a non-finite coordinate, an index out of
+    /// range, an inverted cell, a facet on no cell is an error naming it.
+    pub fn from_arrays(
+        dim: usize,
+        points: &[f64],
+        cells: &[u32],
+        cell_tags: Option<&[i32]>,
+        facets: &[u32],
+        facet_tags: &[i32],
+    ) -> Result<Self, Error> {
+        if dim != 2 && dim != 3 {
+            return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let multiple = |name: &str, len: usize, per: usize| {
+            if len % per == 0 {
+                Ok(len / per)
+            } else {
+                Err(Error::argument(
+                    name,
+                    format!("has {len} entries, not a multiple of {per}"),
+                ))
+            }
+        };
+        multiple("points", points.len(), dim)?;
+        let num_cells = multiple("cells", cells.len(), dim + 1)?;
+        let num_facets = multiple("facets", facets.len(), dim)?;
+        let cell_tags = match cell_tags {
+            Some(t) if t.len() != num_cells => {
+                return Err(Error::argument(
+                    "cell_tags",
+                    format!("has {} tags for {num_cells} cells", t.len()),
+                ))
+            }
+            Some(t) => t.to_vec(),
+            None => vec![0; num_cells],
+        };
+        if facet_tags.len() != num_facets {
+            return Err(Error::argument(
+                "facet_tags",
+                format!("has {} tags for {num_facets} facets", facet_tags.len()),
+            ));
+        }
+        fn parts<const D: usize>(
+            points: &[f64],
+            cells: &[u32],
+            cell_markers: Vec<i32>,
+            facets: &[u32],
+            facet_markers: &[i32],
+        ) -> MeshParts<D> {
+            MeshParts {
+                points: points.chunks_exact(D).map(Point::<D>::from_column_slice).collect(),
+                cells: cells.to_vec(),
+                cell_markers,
+                facets: facets.chunks_exact(D).map(|f| std::array::from_fn(|k| f[k])).collect(),
+                facet_markers: facet_markers.to_vec(),
+                facet_names: BTreeMap::new(),
+                cell_names: BTreeMap::new(),
+            }
+        }
+        let mesh = if dim == 2 {
+            AnyMesh::D2(
+                SimplexMesh::new(parts::<2>(points, cells, cell_tags, facets, facet_tags)).map_err(Error::failed)?,
+            )
+        } else {
+            AnyMesh::D3(
+                SimplexMesh::new(parts::<3>(points, cells, cell_tags, facets, facet_tags)).map_err(Error::failed)?,
+            )
+        };
+        Ok(Mesh(Arc::new(mesh)))
+    }
+
+    /// The box `[lower, upper]` (its dimension is their length, 2 or 3) split into `cells[a]`
+    /// intervals along axis `a`, its faces tagged 1 to `2 dim` and named `xmin`, `xmax`, `ymin`,
+    /// `ymax` (`zmin`, `zmax`).
+    pub fn new_box(lower: &[f64], upper: &[f64], cells: &[usize]) -> Result<Self, Error> {
+        let dim = lower.len();
+        if dim != 2 && dim != 3 {
+            return Err(Error::argument(
+                "lower",
+                format!("has {dim} coordinates, expected 2 or 3"),
+            ));
+        }
+        super::error::length("upper", upper, dim)?;
+        if cells.len() != dim {
+            return Err(Error::argument(
+                "cells",
+                format!("has {} counts, expected {dim}", cells.len()),
+            ));
+        }
+        finite("lower", lower)?;
+        finite("upper", upper)?;
+        let mesh = if dim == 2 {
+            AnyMesh::D2(
+                axis_box::<2>(
+                    Point::<2>::from_column_slice(lower),
+                    Point::<2>::from_column_slice(upper),
+                    [cells[0], cells[1]],
+                )
+                .map_err(Error::failed)?,
+            )
+        } else {
+            AnyMesh::D3(
+                axis_box::<3>(
+                    Point::<3>::from_column_slice(lower),
+                    Point::<3>::from_column_slice(upper),
+                    [cells[0], cells[1], cells[2]],
+                )
+                .map_err(Error::failed)?,
+            )
+        };
+        Ok(Mesh(Arc::new(mesh)))
+    }
+
+    /// The mesh of either dimension.
+    pub fn any(&self) -> &AnyMesh {
+        &self.0
+    }
+
+    /// 2 or 3.
+    pub fn dim(&self) -> usize {
+        with_mesh!(&*self.0, _m, D => D)
+    }
+
+    /// The numbers of nodes, cells and marked facets.
+    pub fn sizes(&self) -> (usize, usize, usize) {
+        with_mesh!(&*self.0, m, D => (m.num_points(), m.num_cells(), m.facets().len()))
+    }
+
+    /// The node coordinates, `dim` per node.
+    pub fn points(&self) -> Vec<f64> {
+        with_mesh!(&*self.0, m, D => m.points().iter().flat_map(|p| p.iter().copied()).collect())
+    }
+
+    /// The cells' node indices, `dim + 1` per cell.
+    pub fn cells(&self) -> &[u32] {
+        with_mesh!(&*self.0, m, D => m.cells())
+    }
+
+    /// The tag of the facets named `name`.
+    pub fn facet_tag(&self, name: &str) -> Result<i32, Error> {
+        with_mesh!(&*self.0, m, D => m.facet_marker(name)).map_err(|e| Error::argument("name", e))
+    }
+}

@@ -1,0 +1,31 @@
+//! The library with the dimension known at run time, for code that cannot be generic over it:
+//! the C ABI (`capi/`) and the Python module (`python/`) wrap these types, and a Rust host that
+//! reads its dimension from a file can use them too.
+//!
+//! [`Mesh`] (2D or 3D), [`Distance`] (a narrow-band distance field on it) and [`World`] (dry
+//! bodies, walls, gravity and contact) hold the generic types of [`crate::mesh`],
+//! [`crate::fmm`] and [`crate::sim`] for `D = 2` or `3`; their arguments are flat slices
+//! (coordinates `x0, y0, (z0,) x1, …`) whose lengths are checked; every failure is one [`Error`]
+//! with an [`ErrorKind`] that says whose fault it is.
+//!
+//! ```
+//! use tumble::dynamic::{Distance, DistanceOptions, Mesh};
+//! // The unit square in 4 × 4 squares; the distance to its bottom side (tag 3, `ymin`) is y.
+//! let mesh = Mesh::new_box(&[0.0, 0.0], &[1.0, 1.0], &[4, 4])?;
+//! let options = DistanceOptions { signed: false, ..DistanceOptions::default() };
+//! let field = Distance::new(&mesh, &[mesh.facet_tag("ymin")?], &options)?;
+//! let mut value = [0.0];
+//! field.at(&[0.3, 0.6], &mut value)?;
+//! assert!((value[0] - 0.6).abs() < 1e-12);
+//! # Ok::<(), tumble::dynamic::Error>(())
+//! ```
+
+mod distance;
+mod error;
+mod mesh;
+mod world;
+
+pub use distance::{Distance, DistanceOptions};
+pub use error::{Error, ErrorKind};
+pub use mesh::Mesh;
+pub use world::{BodyState, Primitive, World, WorldOptions};

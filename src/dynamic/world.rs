@@ -1,0 +1,444 @@
+//! Dry bodies, walls, gravity and contact, of either dimension.
+
+use super::error::{finite, length, Error};
+use super::mesh::Mesh;
+use crate::body::{default_lattice_step, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
+use crate::broad::sets::method;
+use crate::contact::{ContactModel, ContactSolver, Law, Walls};
+use crate::math::{Point, Vector};
+use crate::mesh::gmsh::AnyMesh;
+use crate::shape::{Cuboid, Ellipsoid, Shape};
+use crate::sim::{Drag, Simulation};
+use crate::SimplexMesh;
+use std::sync::Arc;
+
+/// A world's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldOptions {
+    /// Gravity, `dim` components.
+    pub gravity: Vec<f64>,
+    /// Linear drag rate `c_v` in `dv/dt = … − c_v v`.
+    pub drag_linear: f64,
+    /// Angular drag rate `c_ω`.
+    pub drag_angular: f64,
+    /// The force law.
+    pub law: Law,
+    /// `ρ`, the range of the force (the safety zone).
+    pub range: f64,
+    /// `ε`, the body–body stiffness parameter (force ∝ 1/ε).
+    pub stiffness: f64,
+    /// `ε_W`, the body–wall one (`None`: `stiffness`).
+    pub wall_stiffness: Option<f64>,
+    /// Normal damping `c` of each contact (force per unit approach speed).
+    pub damping: f64,
+    /// The spacing of the lattice that holds each body's field in its own frame (`None`:
+    /// [`default_lattice_step`], as case files do).
+    pub lattice_step: Option<f64>,
+}
+
+impl WorldOptions {
+    /// No gravity, drag or damping, Glowinski's law, `range` and `stiffness` as given.
+    pub fn new(dim: usize, range: f64, stiffness: f64) -> Self {
+        WorldOptions {
+            gravity: vec![0.0; dim],
+            drag_linear: 0.0,
+            drag_angular: 0.0,
+            law: Law::Glowinski,
+            range,
+            stiffness,
+            wall_stiffness: None,
+            damping: 0.0,
+            lattice_step: None,
+        }
+    }
+}
+
+/// A primitive body shape, its sizes along the body frame's axes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Primitive {
+    /// An ellipse or ellipsoid of these semi-axes (a disk or ball when they are equal).
+    Ellipsoid,
+    /// A rectangle or box of these side lengths.
+    Box,
+}
+
+/// One body's state: `position` and `velocity` (`dim` numbers), `orientation` (2D: the angle;
+/// 3D: the unit quaternion `w, x, y, z`), `angular_velocity` (2D: 1 number; 3D: 3, world frame).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyState {
+    /// The centre of mass.
+    pub position: Vec<f64>,
+    /// The rotation from the body frame.
+    pub orientation: Vec<f64>,
+    /// The centre's velocity.
+    pub velocity: Vec<f64>,
+    /// The angular velocity.
+    pub angular_velocity: Vec<f64>,
+}
+
+/// A dry simulation of one dimension and what its walls are made from.
+struct Typed<const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
+    sim: Simulation<D>,
+    /// The domain and its wall tags; the walls' field is built when the bodies are known (its
+    /// band reaches the largest body's radius plus 2ρ, as a case's does) and again after a body
+    /// is added.
+    domain: Option<(SimplexMesh<D>, Vec<i32>)>,
+    lattice_step: Option<f64>,
+}
+
+enum Any {
+    D2(Typed<2>),
+    D3(Typed<3>),
+}
+
+/// Bodies repelling each other and the walls, with gravity and drag, without a fluid. Each
+/// body's distance field is computed once in its own frame; the contact forces and a step are
+/// those of [`Simulation`], so a world set up like a case file gives that case's numbers bit
+/// for bit.
+pub struct World(Any);
+
+/// Runs `$body` with `$w` the typed world (mutable) and `$d` its dimension.
+macro_rules! with_world {
+    ($world:expr, $w:ident, $d:ident => $body:expr) => {
+        match &mut $world.0 {
+            Any::D2($w) => {
+                #[allow(dead_code)]
+                const $d: usize = 2;
+                $body
+            }
+            Any::D3($w) => {
+                #[allow(dead_code)]
+                const $d: usize = 3;
+                $body
+            }
+        }
+    };
+}
+
+/// The number of orientation and angular velocity components in dimension `dim`.
+pub(crate) fn rotation_sizes(dim: usize) -> (usize, usize) {
+    if dim == 2 {
+        (1, 1)
+    } else {
+        (4, 3)
+    }
+}
+
+impl World {
+    /// A world of dimension `dim` (2 or 3) without bodies; `domain`, if given, is its mesh and the
+    /// tags of its wall facets.
+    pub fn new(dim: usize, domain: Option<(&Mesh, &[i32])>, options: &WorldOptions) -> Result<Self, Error> {
+        if let Some((mesh, tags)) = domain {
+            if mesh.dim() != dim {
+                return Err(Error::argument(
+                    "dim",
+                    format!("is {dim}, but the domain is a {}D mesh", mesh.dim()),
+                ));
+            }
+            if tags.is_empty() {
+                return Err(Error::argument(
+                    "wall_tags",
+                    "is empty: give the tags of the domain's walls",
+                ));
+            }
+        }
+        let walls = |tags: &[i32]| tags.to_vec();
+        Ok(World(match (dim, domain.map(|(m, t)| (m.any(), t))) {
+            (2, None) => Any::D2(Typed::new(options, None)?),
+            (3, None) => Any::D3(Typed::new(options, None)?),
+            (2, Some((AnyMesh::D2(m), t))) => Any::D2(Typed::new(options, Some((m.clone(), walls(t))))?),
+            (3, Some((AnyMesh::D3(m), t))) => Any::D3(Typed::new(options, Some((m.clone(), walls(t))))?),
+            _ => return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3"))),
+        }))
+    }
+
+    /// 2 or 3.
+    pub fn dim(&self) -> usize {
+        match &self.0 {
+            Any::D2(_) => 2,
+            Any::D3(_) => 3,
+        }
+    }
+
+    /// The number of bodies.
+    pub fn num_bodies(&mut self) -> usize {
+        with_world!(self, w, D => w.sim.bodies.len())
+    }
+
+    /// Adds a body of shape `primitive` with `sizes` (`dim` numbers), `density`, at `position`
+    /// with `orientation` ([`BodyState`]'s), at rest; its index (0, 1, … in the order added).
+    pub fn add_body(
+        &mut self,
+        primitive: Primitive,
+        sizes: &[f64],
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        with_world!(self, w, D => {
+            length("sizes", sizes, D)?;
+            if let Some(k) = sizes.iter().position(|x| !(x.is_finite() && *x > 0.0)) {
+                return Err(Error::argument("sizes", format!("component {k} is {}, expected a positive number", sizes[k])));
+            }
+            let smallest = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+            match primitive {
+                Primitive::Ellipsoid => {
+                    let shape = Ellipsoid { semi_axes: std::array::from_fn::<f64, D, _>(|k| sizes[k]) };
+                    w.add(&shape, smallest, density, position, orientation)
+                }
+                Primitive::Box => {
+                    let shape = Cuboid { half: std::array::from_fn::<f64, D, _>(|k| sizes[k] / 2.0) };
+                    w.add(&shape, smallest / 2.0, density, position, orientation)
+                }
+            }
+        })
+    }
+
+    /// Body `index`'s state.
+    pub fn body(&mut self, index: usize) -> Result<BodyState, Error> {
+        with_world!(self, w, D => {
+            let b = body(&w.sim.bodies, index)?;
+            Ok(BodyState {
+                position: b.position.as_slice().to_vec(),
+                orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+                velocity: b.velocity.as_slice().to_vec(),
+                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+            })
+        })
+    }
+
+    /// Sets the parts of body `index`'s state that are given (a 3D quaternion is normalised);
+    /// nothing changes if one is refused.
+    pub fn set_body(
+        &mut self,
+        index: usize,
+        position: Option<&[f64]>,
+        orientation: Option<&[f64]>,
+        velocity: Option<&[f64]>,
+        angular_velocity: Option<&[f64]>,
+    ) -> Result<(), Error> {
+        with_world!(self, w, D => {
+            let mut b = body(&w.sim.bodies, index)?.clone();
+            set_pose(&mut b, position, orientation)?;
+            if let Some(v) = velocity {
+                length("velocity", v, D)?;
+                finite("velocity", v)?;
+                b.velocity = Vector::<D>::from_column_slice(v);
+            }
+            if let Some(s) = angular_velocity {
+                length("angular_velocity", s, rotation_sizes(D).1)?;
+                finite("angular_velocity", s)?;
+                b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the length was checked");
+            }
+            w.sim.bodies[index] = b;
+            Ok(())
+        })
+    }
+
+    /// The contact force (`dim` numbers per body) and torque (2D: 1 per body; 3D: 3) on every
+    /// body at the current state. A body whose centre is outside the domain is an error naming it.
+    pub fn contact_forces(&mut self) -> Result<(Vec<f64>, Vec<f64>), Error> {
+        with_world!(self, w, D => {
+            w.ready()?;
+            w.sim.contact_forces().map_err(Error::failed)?;
+            let forces = w.sim.force.iter().flat_map(|f| f.iter().copied()).collect();
+            let torques = w
+                .sim
+                .torque
+                .iter()
+                .flat_map(<Dim<D> as Kinematics<D>>::angular_components)
+                .collect();
+            Ok((forces, torques))
+        })
+    }
+
+    /// Advances the world by `steps` steps of `dt` ([`Simulation::step`]). A body whose state
+    /// stops being finite or whose centre leaves the domain is an error naming it, and the
+    /// bodies keep the state of the step before.
+    pub fn step(&mut self, dt: f64, steps: usize) -> Result<(), Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::argument("dt", format!("is {dt}, expected a positive number")));
+        }
+        with_world!(self, w, D => {
+            w.ready()?;
+            for _ in 0..steps {
+                let before = w.sim.bodies.clone();
+                if let Err(e) = w.sim.step(dt) {
+                    w.sim.bodies = before;
+                    return Err(Error::failed(e));
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+impl<const D: usize> Typed<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    fn new(options: &WorldOptions, domain: Option<(SimplexMesh<D>, Vec<i32>)>) -> Result<Self, Error> {
+        let positive = |name: &str, x: f64| {
+            if x.is_finite() && x > 0.0 {
+                Ok(x)
+            } else {
+                Err(Error::argument(name, format!("is {x}, expected a positive number")))
+            }
+        };
+        let non_negative = |name: &str, x: f64| {
+            if x.is_finite() && x >= 0.0 {
+                Ok(x)
+            } else {
+                Err(Error::argument(name, format!("is {x}, expected a number ≥ 0")))
+            }
+        };
+        let range = positive("range", options.range)?;
+        let stiffness = positive("stiffness", options.stiffness)?;
+        let model = ContactModel {
+            law: options.law,
+            range,
+            stiffness,
+            wall_stiffness: match options.wall_stiffness {
+                Some(x) => positive("wall_stiffness", x)?,
+                None => stiffness,
+            },
+        };
+        length("gravity", &options.gravity, D)?;
+        finite("gravity", &options.gravity)?;
+        let drag = Drag {
+            linear: non_negative("drag_linear", options.drag_linear)?,
+            angular: non_negative("drag_angular", options.drag_angular)?,
+        };
+        if let Some(h) = options.lattice_step {
+            positive("lattice_step", h)?;
+        }
+        let broad = method::<D>("auto").expect("the automatic broad phase exists");
+        let mut sim = Simulation::new(
+            Vec::new(),
+            None,
+            Vector::<D>::from_column_slice(&options.gravity),
+            drag,
+            ContactSolver::new(model, broad),
+        );
+        sim.damping = non_negative("damping", options.damping)?;
+        Ok(Typed {
+            sim,
+            domain,
+            lattice_step: options.lattice_step,
+        })
+    }
+
+    /// Adds a body of `shape` (smallest size `feature`); its index.
+    fn add(
+        &mut self,
+        shape: &dyn Shape<D>,
+        feature: f64,
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        if !(density.is_finite() && density > 0.0) {
+            return Err(Error::argument(
+                "density",
+                format!("is {density}, expected a positive number"),
+            ));
+        }
+        let (Some(position), Some(rotation)) = pose::<D>(Some(position), Some(orientation))? else {
+            unreachable!("both were given")
+        };
+        let range = self.sim.contact.model.range;
+        let h = self.lattice_step.unwrap_or(default_lattice_step(range, feature));
+        let geometry = BodyGeometry::from_shape(shape, h, 2.0 * range).map_err(Error::failed)?;
+        let index = self.sim.bodies.len();
+        let mut body = RigidBody::new(&format!("body{index}"), Arc::new(geometry), density, position);
+        body.rotation = rotation;
+        self.sim.bodies.push(body);
+        self.sim.force.push(Vector::<D>::zeros());
+        self.sim.torque.push(<Dim<D> as Kinematics<D>>::zero());
+        self.sim.walls = None;
+        Ok(index)
+    }
+
+    /// Builds the walls' field if a body was added since.
+    fn ready(&mut self) -> Result<(), Error> {
+        if self.sim.bodies.is_empty() {
+            return Err(Error::failed("the world has no body: add one first"));
+        }
+        if self.sim.walls.is_none() {
+            if let Some((mesh, tags)) = &self.domain {
+                let reach = self.sim.bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max)
+                    + 2.0 * self.sim.contact.model.range;
+                self.sim.walls = Some(Walls::from_markers(mesh.clone(), tags, reach).map_err(Error::failed)?);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn body<const D: usize>(bodies: &[RigidBody<D>], index: usize) -> Result<&RigidBody<D>, Error>
+where
+    Dim<D>: Kinematics<D>,
+{
+    bodies
+        .get(index)
+        .ok_or_else(|| Error::argument("index", format!("is {index}, the world has {} bodies", bodies.len())))
+}
+
+/// A body's position and orientation from their numbers, each if given.
+#[allow(clippy::type_complexity)]
+fn pose<const D: usize>(
+    position: Option<&[f64]>,
+    orientation: Option<&[f64]>,
+) -> Result<(Option<Point<D>>, Option<Rotation<D>>), Error>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let position = match position {
+        Some(p) => {
+            length("position", p, D)?;
+            finite("position", p)?;
+            Some(Point::<D>::from_column_slice(p))
+        }
+        None => None,
+    };
+    let rotation = match orientation {
+        Some(o) => {
+            length("orientation", o, rotation_sizes(D).0)?;
+            finite("orientation", o)?;
+            let norm = o.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if D == 3 && norm == 0.0 {
+                return Err(Error::argument("orientation", "is a quaternion of norm 0"));
+            }
+            let unit: Vec<f64> = if D == 3 {
+                o.iter().map(|x| x / norm).collect()
+            } else {
+                o.to_vec()
+            };
+            Some(<Dim<D> as Kinematics<D>>::rotation_exact(&unit).expect("the length was checked"))
+        }
+        None => None,
+    };
+    Ok((position, rotation))
+}
+
+/// Sets a body's position and orientation, each if given.
+fn set_pose<const D: usize>(
+    body: &mut RigidBody<D>,
+    position: Option<&[f64]>,
+    orientation: Option<&[f64]>,
+) -> Result<(), Error>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let (position, rotation) = pose::<D>(position, orientation)?;
+    if let Some(p) = position {
+        body.position = p;
+    }
+    if let Some(r) = rotation {
+        body.rotation = r;
+    }
+    Ok(())
+}
