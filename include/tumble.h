@@ -324,6 +324,51 @@ enum TumbleStatus tumble_world_add_box(struct TumbleWorld *world,
                                        const double *orientation,
                                        size_t *index);
 
+// Adds a polygon (2D): `vertices` holds the `x, y` of its `num_vertices` corners in order
+// around it, in any frame (the body frame's origin is the polygon's centroid, placed at
+// `position`); otherwise as [`tumble_world_add_ellipsoid`]. Edges that cross are
+// `TUMBLE_STATUS_INVALID_ARGUMENT` naming two of them.
+//
+// # Safety
+// As [`tumble_world_add_ellipsoid`]; `vertices` must hold `2 num_vertices` numbers.
+enum TumbleStatus tumble_world_add_polygon(struct TumbleWorld *world,
+                                           const double *vertices,
+                                           size_t num_vertices,
+                                           double density,
+                                           const double *position,
+                                           const double *orientation,
+                                           size_t *index);
+
+// Adds a union of `num_spheres` disks (2D) or balls (3D): `centres` (`dim` numbers each, in any
+// frame: the body frame's origin is the union's centroid, placed at `position`) and `radii`;
+// otherwise as [`tumble_world_add_ellipsoid`]. The 3D sister of a tripole, say.
+//
+// # Safety
+// As [`tumble_world_add_ellipsoid`]; `centres` must hold `num_spheres × dim` numbers and
+// `radii` `num_spheres`.
+enum TumbleStatus tumble_world_add_spheres(struct TumbleWorld *world,
+                                           const double *centres,
+                                           const double *radii,
+                                           size_t num_spheres,
+                                           double density,
+                                           const double *position,
+                                           const double *orientation,
+                                           size_t *index);
+
+// Adds a body meshed on its own (`body`, a mesh of the world's dimension, a Gmsh mesh of the
+// body say): its boundary facets are its surface, its cells give its area or volume and
+// inertia, and its centroid is placed at `position`; otherwise as
+// [`tumble_world_add_ellipsoid`]. The body keeps what it needs: `body` may be freed after.
+//
+// # Safety
+// As [`tumble_world_add_ellipsoid`]; `body` must be a pointer this library returned.
+enum TumbleStatus tumble_world_add_mesh_body(struct TumbleWorld *world,
+                                             const struct TumbleMesh *body,
+                                             double density,
+                                             const double *position,
+                                             const double *orientation,
+                                             size_t *index);
+
 // The number of bodies into `*count`.
 //
 // # Safety
@@ -343,6 +388,13 @@ enum TumbleStatus tumble_world_get_body(struct TumbleWorld *world,
                                         double *orientation,
                                         double *velocity,
                                         double *angular_velocity);
+
+// Body `index`'s mass into `*mass`: its density times its area or volume as its surface
+// encloses it (for a shape without an exact surface, the lattice's level set).
+//
+// # Safety
+// `world` must be a pointer this library returned, `mass` writable.
+enum TumbleStatus tumble_world_get_mass(struct TumbleWorld *world, size_t index, double *mass);
 
 // Sets body `index`'s state, each input if not null (as [`tumble_world_get_body`] gives it; a
 // 3D quaternion is normalised). Nothing changes if an input is refused.

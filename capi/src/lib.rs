@@ -21,21 +21,11 @@ mod mesh;
 mod status;
 mod world;
 
-pub use distance::{
-    tumble_distance_argmin, tumble_distance_at, tumble_distance_error, tumble_distance_free, tumble_distance_new,
-    tumble_distance_options_default, tumble_distance_reached, tumble_distance_values, TumbleDistance,
-    TumbleDistanceOptions,
-};
-pub use mesh::{
-    tumble_mesh_box, tumble_mesh_error, tumble_mesh_facet_tag, tumble_mesh_free, tumble_mesh_new, tumble_mesh_points,
-    tumble_mesh_read_gmsh, tumble_mesh_sizes, TumbleMesh,
-};
+// Every public item of these modules is part of the ABI.
+pub use distance::*;
+pub use mesh::*;
 pub use status::{tumble_last_error, TumbleStatus};
-pub use world::{
-    tumble_world_add_box, tumble_world_add_ellipsoid, tumble_world_contact_forces, tumble_world_error,
-    tumble_world_free, tumble_world_get_body, tumble_world_new, tumble_world_num_bodies, tumble_world_options_default,
-    tumble_world_set_body, tumble_world_step, TumbleLaw, TumbleWorld, TumbleWorldOptions,
-};
+pub use world::*;
 
 /// The version of this ABI: it grows when a call or a struct changes incompatibly. A program
 /// built against `include/tumble.h` checks `tumble_abi_version() == TUMBLE_ABI_VERSION`.

@@ -198,10 +198,7 @@ unsafe fn add(
         let position = require(position, d, "position")?;
         let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
         let added = h.world.add_body(primitive, sizes, density, position, orientation)?;
-        if !index.is_null() {
-            index.write(added);
-        }
-        Ok(())
+        put_index(index, added)
     })
 }
 
@@ -251,6 +248,102 @@ pub unsafe extern "C" fn tumble_world_add_box(
     add(world, Primitive::Box, sides, density, position, orientation, index)
 }
 
+/// Adds a polygon (2D): `vertices` holds the `x, y` of its `num_vertices` corners in order
+/// around it, in any frame (the body frame's origin is the polygon's centroid, placed at
+/// `position`); otherwise as [`tumble_world_add_ellipsoid`]. Edges that cross are
+/// `TUMBLE_STATUS_INVALID_ARGUMENT` naming two of them.
+///
+/// # Safety
+/// As [`tumble_world_add_ellipsoid`]; `vertices` must hold `2 num_vertices` numbers.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_add_polygon(
+    world: *mut TumbleWorld,
+    vertices: *const f64,
+    num_vertices: usize,
+    density: f64,
+    position: *const f64,
+    orientation: *const f64,
+    index: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| {
+        let d = h.world.dim();
+        let n = num_vertices
+            .checked_mul(2)
+            .ok_or_else(|| Failure::argument("num_vertices", "overflows"))?;
+        let vertices = require(vertices, n, "vertices")?;
+        let position = require(position, d, "position")?;
+        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let added = h.world.add_polygon(vertices, density, position, orientation)?;
+        put_index(index, added)
+    })
+}
+
+/// Adds a union of `num_spheres` disks (2D) or balls (3D): `centres` (`dim` numbers each, in any
+/// frame: the body frame's origin is the union's centroid, placed at `position`) and `radii`;
+/// otherwise as [`tumble_world_add_ellipsoid`]. The 3D sister of a tripole, say.
+///
+/// # Safety
+/// As [`tumble_world_add_ellipsoid`]; `centres` must hold `num_spheres × dim` numbers and
+/// `radii` `num_spheres`.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_add_spheres(
+    world: *mut TumbleWorld,
+    centres: *const f64,
+    radii: *const f64,
+    num_spheres: usize,
+    density: f64,
+    position: *const f64,
+    orientation: *const f64,
+    index: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| {
+        let d = h.world.dim();
+        let n = num_spheres
+            .checked_mul(d)
+            .ok_or_else(|| Failure::argument("num_spheres", "overflows"))?;
+        let centres = require(centres, n, "centres")?;
+        let radii = require(radii, num_spheres, "radii")?;
+        let position = require(position, d, "position")?;
+        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let added = h.world.add_spheres(centres, radii, density, position, orientation)?;
+        put_index(index, added)
+    })
+}
+
+/// Adds a body meshed on its own (`body`, a mesh of the world's dimension, a Gmsh mesh of the
+/// body say): its boundary facets are its surface, its cells give its area or volume and
+/// inertia, and its centroid is placed at `position`; otherwise as
+/// [`tumble_world_add_ellipsoid`]. The body keeps what it needs: `body` may be freed after.
+///
+/// # Safety
+/// As [`tumble_world_add_ellipsoid`]; `body` must be a pointer this library returned.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_add_mesh_body(
+    world: *mut TumbleWorld,
+    body: *const TumbleMesh,
+    density: f64,
+    position: *const f64,
+    orientation: *const f64,
+    index: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| {
+        let d = h.world.dim();
+        let mesh = &handle::get(body, "body")?.mesh;
+        let position = require(position, d, "position")?;
+        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let added = h.world.add_mesh_body(mesh, density, position, orientation)?;
+        put_index(index, added)
+    })
+}
+
+/// Writes a new body's index through `index` unless it is null.
+unsafe fn put_index(index: *mut usize, added: usize) -> Result<(), Failure> {
+    if !index.is_null() {
+        index.write(added);
+    }
+    Ok(())
+}
+
 /// The number of bodies into `*count`.
 ///
 /// # Safety
@@ -290,6 +383,16 @@ pub unsafe extern "C" fn tumble_world_get_body(
         }
         Ok(())
     })
+}
+
+/// Body `index`'s mass into `*mass`: its density times its area or volume as its surface
+/// encloses it (for a shape without an exact surface, the lattice's level set).
+///
+/// # Safety
+/// `world` must be a pointer this library returned, `mass` writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_get_mass(world: *mut TumbleWorld, index: usize, mass: *mut f64) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| put(mass, h.world.body(index)?.mass, "mass"))
 }
 
 /// Sets body `index`'s state, each input if not null (as [`tumble_world_get_body`] gives it; a

@@ -298,3 +298,85 @@ fn bad_worlds_and_bodies_are_refused() {
         assert_eq!(tumble_mesh_free(square), TumbleStatus::Ok);
     }
 }
+
+#[test]
+fn polygons_unions_and_mesh_bodies_through_the_abi() {
+    unsafe {
+        let mut options = tumble_world_options_default();
+        options.range = 0.03;
+        options.stiffness = 1e-6;
+        let mut world = null_mut();
+        assert_eq!(
+            tumble_world_new(2, null(), null(), 0, &options, &mut world),
+            TumbleStatus::Ok
+        );
+        let (centre, angle, mut index) = ([0.5, 0.5], 0.0, 99);
+        let crossed = [0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0];
+        let status = tumble_world_add_polygon(world, crossed.as_ptr(), 4, 1.0, centre.as_ptr(), &angle, &mut index);
+        assert_eq!(status, TumbleStatus::InvalidArgument);
+        assert!(last().contains("edges 0–1 and 2–3 meet"), "{}", last());
+        let status = tumble_world_add_polygon(world, crossed.as_ptr(), 2, 1.0, centre.as_ptr(), &angle, &mut index);
+        assert_eq!(status, TumbleStatus::InvalidArgument, "two corners");
+        let square = [-0.1, -0.1, 0.1, -0.1, 0.1, 0.1, -0.1, 0.1];
+        let status = tumble_world_add_polygon(world, square.as_ptr(), 4, 2.0, centre.as_ptr(), &angle, &mut index);
+        assert_eq!((status, index), (TumbleStatus::Ok, 0), "{}", last());
+        let mut mass = 0.0f64;
+        assert_eq!(tumble_world_get_mass(world, 0, &mut mass), TumbleStatus::Ok);
+        assert!(
+            (mass - 0.08).abs() < 1e-12,
+            "a square of side 0.2 and density 2: {mass}"
+        );
+        let (centres, radii) = ([0.0, 0.0, 0.2, 0.0], [0.1, 0.1]);
+        let status = tumble_world_add_spheres(
+            world,
+            centres.as_ptr(),
+            radii.as_ptr(),
+            2,
+            1.0,
+            [1.5, 0.5].as_ptr(),
+            &angle,
+            &mut index,
+        );
+        assert_eq!((status, index), (TumbleStatus::Ok, 1), "{}", last());
+        let status = tumble_world_add_spheres(
+            world,
+            centres.as_ptr(),
+            null(),
+            2,
+            1.0,
+            [1.5, 0.5].as_ptr(),
+            &angle,
+            &mut index,
+        );
+        assert_eq!(status, TumbleStatus::NullPointer);
+        // A body of its own mesh: the square [0, 1]² of bad_input's `square`, in a 2D world; a
+        // 3D mesh is refused.
+        let (_, body) = square_mesh();
+        let status = tumble_world_add_mesh_body(world, body, 1.0, [3.0, 0.5].as_ptr(), &angle, &mut index);
+        assert_eq!((status, index), (TumbleStatus::Ok, 2), "{}", last());
+        assert_eq!(tumble_world_get_mass(world, 2, &mut mass), TumbleStatus::Ok);
+        assert!((mass - 1.0).abs() < 1e-12, "{mass}");
+        let (lo, hi, n) = ([0.0; 3], [1.0; 3], [1u32; 3]);
+        let mut cube = null_mut();
+        assert_eq!(
+            tumble_mesh_box(3, lo.as_ptr(), hi.as_ptr(), n.as_ptr(), &mut cube),
+            TumbleStatus::Ok
+        );
+        let status = tumble_world_add_mesh_body(world, cube, 1.0, [3.0, 0.5].as_ptr(), &angle, &mut index);
+        assert_eq!(status, TumbleStatus::InvalidArgument);
+        assert!(last().contains("is a 3D mesh in a 2D world"), "{}", last());
+        assert_eq!(
+            tumble_world_add_mesh_body(world, null(), 1.0, [3.0, 0.5].as_ptr(), &angle, &mut index),
+            TumbleStatus::NullPointer
+        );
+        for handle in [body, cube] {
+            assert_eq!(tumble_mesh_free(handle), TumbleStatus::Ok);
+        }
+        assert_eq!(tumble_world_free(world), TumbleStatus::Ok);
+    }
+}
+
+/// The unit square of [`square`] as a mesh.
+unsafe fn square_mesh() -> (TumbleStatus, *mut TumbleMesh) {
+    square(&CELLS, &POINTS)
+}

@@ -67,6 +67,14 @@ fn the_cpp_example_gets_the_c_examples_field() {
     assert_eq!(number(&out, "nodes in the band", ":"), 1837.0, "{out}");
     assert!(number(&out, "max error", "|x| - 1:") <= 1.25e-3, "{out}");
     assert!(out.contains("caught: reading the mesh: no/such/file.msh"), "{out}");
+    // The ellipse: the C example's numbers, bit for bit.
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let c = build_and_run(&cc, &["-std=c99"], "examples/c/ellipse_floor.c", "c_ellipse_for_cpp");
+    let line = |text: &str, prefix: &str| values(text.lines().find(|l| l.starts_with(prefix)).unwrap_or(""));
+    let start = line(&out, "ellipse at t = 0");
+    assert_eq!(start[..], line(&c, "t 0.0000")[6..], "{out}\n{c}");
+    let end = line(&out, "ellipse at t = 2");
+    assert_eq!(end[..], line(&c, "t 2.0000")[1..3], "{out}\n{c}");
 }
 
 #[test]

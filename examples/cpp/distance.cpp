@@ -1,5 +1,6 @@
-// tumble from C++: the C example's steps with the handles owned by std::unique_ptr and failures
-// turned into exceptions.
+// tumble from C++: the C examples' steps (examples/c/distance.c, then the specification's 4.1.3
+// ellipse on the floor of examples/c/ellipse_floor.c) with the handles owned by std::unique_ptr
+// and failures turned into exceptions.
 //
 //   cargo build --release -p tumble-capi
 //   c++ -std=c++17 -Wall -Iinclude examples/cpp/distance.cpp -Ltarget/release -ltumble_c
@@ -29,8 +30,12 @@ struct MeshFree {
 struct DistanceFree {
     void operator()(TumbleDistance *d) const { tumble_distance_free(d); }
 };
+struct WorldFree {
+    void operator()(TumbleWorld *w) const { tumble_world_free(w); }
+};
 using Mesh = std::unique_ptr<TumbleMesh, MeshFree>;
 using Distance = std::unique_ptr<TumbleDistance, DistanceFree>;
+using World = std::unique_ptr<TumbleWorld, WorldFree>;
 
 Mesh read_mesh(const char *path) {
     TumbleMesh *raw = nullptr;
@@ -81,6 +86,32 @@ int main(int argc, char **argv) try {
     std::printf("mesh %s: %uD, %zu nodes\n", path, dim, num_points);
     std::printf("nodes in the band: %zu\n", in_band);
     std::printf("max error against |x| - 1: %.3e\n", worst);
+
+    // The ellipse on the floor of the 2 x 2 box (cases/dry_ellipse_wall.toml).
+    const double lower[2] = {0.0, 0.0}, upper[2] = {2.0, 2.0};
+    const uint32_t cells[2] = {32, 32};
+    TumbleMesh *raw_box = nullptr;
+    check(tumble_mesh_box(2, lower, upper, cells, &raw_box), "the box");
+    Mesh box(raw_box);
+    const int32_t walls[4] = {1, 2, 3, 4};
+    TumbleWorldOptions world_options = tumble_world_options_default();
+    world_options.gravity[1] = -981.0;
+    world_options.drag_linear = 20.0;
+    world_options.drag_angular = 20.0;
+    world_options.range = 0.03;
+    world_options.stiffness = 1e-6;
+    TumbleWorld *raw_world = nullptr;
+    check(tumble_world_new(2, box.get(), walls, 4, &world_options, &raw_world), "the world");
+    World world(raw_world);
+    const double semi_axes[2] = {0.25, 0.125}, centre[2] = {1.0, 0.2246}, angle = 0.7853981633974483;
+    check(tumble_world_add_ellipsoid(world.get(), semi_axes, 1.25, centre, &angle, nullptr), "the ellipse");
+    double force[2], torque = 0.0, position[2];
+    check(tumble_world_contact_forces(world.get(), force, &torque, 1, &count), "forces");
+    std::printf("ellipse at t = 0: force %.17g %.17g torque %.17g\n", force[0], force[1], torque);
+    check(tumble_world_step(world.get(), 1e-4, 20000), "stepping");
+    check(tumble_world_get_body(world.get(), 0, position, nullptr, nullptr, nullptr), "the state");
+    std::printf("ellipse at t = 2: position %.17g %.17g\n", position[0], position[1]);
+
     try {
         read_mesh("no/such/file.msh");
     } catch (const std::runtime_error &e) {

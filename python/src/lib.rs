@@ -275,6 +275,63 @@ impl World {
         self.add(py, Primitive::Box, sides, density, position, orientation)
     }
 
+    /// Adds a polygon (2D) of corners `vertices` `(N, 2)`, in order around it, in any frame (its
+    /// centroid is placed at `position`); its index.
+    #[pyo3(signature = (vertices, density, position, orientation = None))]
+    fn add_polygon(
+        &mut self,
+        py: Python<'_>,
+        vertices: PyReadonlyArray2<'_, f64>,
+        density: f64,
+        position: Vec<f64>,
+        orientation: Option<Vec<f64>>,
+    ) -> PyResult<usize> {
+        let vertices = flat_points(&vertices, 2, "vertices")?;
+        let orientation = self.orientation(orientation);
+        let world = &mut self.0;
+        let vertices: &[f64] = &vertices;
+        py.detach(|| world.add_polygon(vertices, density, &position, &orientation))
+            .map_err(raise)
+    }
+
+    /// Adds a union of disks (2D) or balls (3D) of `centres` `(N, dim)` (in any frame: the
+    /// union's centroid is placed at `position`) and `radii` `(N,)`; its index.
+    #[pyo3(signature = (centres, radii, density, position, orientation = None))]
+    fn add_spheres(
+        &mut self,
+        py: Python<'_>,
+        centres: PyReadonlyArray2<'_, f64>,
+        radii: Vec<f64>,
+        density: f64,
+        position: Vec<f64>,
+        orientation: Option<Vec<f64>>,
+    ) -> PyResult<usize> {
+        let centres = flat_points(&centres, self.0.dim(), "centres")?;
+        let orientation = self.orientation(orientation);
+        let world = &mut self.0;
+        let centres: &[f64] = &centres;
+        py.detach(|| world.add_spheres(centres, &radii, density, &position, &orientation))
+            .map_err(raise)
+    }
+
+    /// Adds a body meshed on its own (`body`, a Mesh of the world's dimension): its boundary is
+    /// its surface, its centroid is placed at `position`; its index.
+    #[pyo3(signature = (body, density, position, orientation = None))]
+    fn add_mesh_body(
+        &mut self,
+        py: Python<'_>,
+        body: &Mesh,
+        density: f64,
+        position: Vec<f64>,
+        orientation: Option<Vec<f64>>,
+    ) -> PyResult<usize> {
+        let orientation = self.orientation(orientation);
+        let world = &mut self.0;
+        let body = &body.0;
+        py.detach(|| world.add_mesh_body(body, density, &position, &orientation))
+            .map_err(raise)
+    }
+
     /// The number of bodies.
     #[getter]
     fn num_bodies(&mut self) -> usize {
@@ -282,7 +339,7 @@ impl World {
     }
 
     /// Body `index`'s state: a dict of `position`, `orientation`, `velocity`,
-    /// `angular_velocity` arrays.
+    /// `angular_velocity` arrays and its `mass`.
     fn body<'py>(&mut self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let state = self.0.body(index).map_err(raise)?;
         let dict = pyo3::types::PyDict::new(py);
@@ -290,6 +347,7 @@ impl World {
         dict.set_item("orientation", state.orientation.into_pyarray(py))?;
         dict.set_item("velocity", state.velocity.into_pyarray(py))?;
         dict.set_item("angular_velocity", state.angular_velocity.into_pyarray(py))?;
+        dict.set_item("mass", state.mass)?;
         Ok(dict)
     }
 
@@ -339,6 +397,14 @@ impl World {
 }
 
 impl World {
+    /// `orientation`, or none (the identity) in the world's dimension.
+    fn orientation(&self, orientation: Option<Vec<f64>>) -> Vec<f64> {
+        orientation.unwrap_or_else(|| match self.0.dim() {
+            2 => vec![0.0],
+            _ => vec![1.0, 0.0, 0.0, 0.0],
+        })
+    }
+
     fn add(
         &mut self,
         py: Python<'_>,
@@ -348,10 +414,7 @@ impl World {
         position: Vec<f64>,
         orientation: Option<Vec<f64>>,
     ) -> PyResult<usize> {
-        let orientation = orientation.unwrap_or_else(|| match self.0.dim() {
-            2 => vec![0.0],
-            _ => vec![1.0, 0.0, 0.0, 0.0],
-        });
+        let orientation = self.orientation(orientation);
         let world = &mut self.0;
         py.detach(|| world.add_body(primitive, &sizes, density, &position, &orientation))
             .map_err(raise)

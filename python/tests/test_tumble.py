@@ -151,3 +151,57 @@ def test_bad_worlds_and_bodies():
     world.set_body(0, position=[9.0, 0.0])
     with pytest.raises(tumble.TumbleError, match="body0"):
         world.contact_forces()
+
+
+def test_a_polygon_a_union_and_a_mesh_body_come_to_rest_on_the_floor():
+    box = tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [32, 32])
+    # The two disks touch the floor at two places: the "patches" law gives each its force (with
+    # "glowinski", one force at the closer lobe, and the pair rocks).
+    world = tumble.World(2, range=0.03, stiffness=1e-6, domain=box, wall_tags=[1, 2, 3, 4],
+                         gravity=[0.0, -981.0], drag_linear=20.0, drag_angular=20.0, law="patches")
+    square = np.array([[-0.1, -0.1], [0.1, -0.1], [0.1, 0.1], [-0.1, 0.1]])
+    assert world.add_polygon(square, 1.25, [0.4, 0.115]) == 0
+    # Two tangent disks side by side, their centres given about (5, 5): the frame is theirs.
+    assert world.add_spheres(np.array([[4.92, 5.0], [5.08, 5.0]]), [0.08, 0.08], 1.25, [1.0, 0.095]) == 1
+    assert world.add_mesh_body(tumble.Mesh.box_([-0.1, -0.1], [0.1, 0.1], [4, 4]), 1.25, [1.6, 0.115]) == 2
+    world.step(1e-4, 15000)
+    forces, torques = world.contact_forces()
+    weights = np.array([0.04, 2.0 * math.pi * 0.08**2, 0.04]) * 1.25 * 981.0
+    # At rest, level, each carried by the floor: the wall force is its weight.
+    assert np.all(np.abs(forces[:, 1] / weights - 1.0) < 2e-3), forces[:, 1] / weights
+    for i in range(3):
+        state = world.body(i)
+        assert np.hypot(*state["velocity"]) < 1e-5 and abs(state["orientation"][0]) < 1e-3, state
+
+
+def test_a_dumbbell_of_balls_rests_on_the_floor_in_3d():
+    box = tumble.Mesh.box_([0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [8, 8, 8])
+    world = tumble.World(3, range=0.04, stiffness=1e-6, domain=box, wall_tags=[1, 2, 3, 4, 5, 6],
+                         gravity=[0.0, 0.0, -981.0], drag_linear=20.0, drag_angular=20.0, lattice_step=0.02,
+                         law="patches")
+    r = 0.1
+    world.add_spheres(np.array([[-r, 0.0, 0.0], [r, 0.0, 0.0]]), [r, r], 1.25, [0.5, 0.5, r + 0.02])
+    world.step(1e-4, 14000)
+    forces, torques = world.contact_forces()
+    state = world.body(0)
+    # The union has no exact surface: its level set on the lattice (h = r/5) encloses a little
+    # less than the two balls.
+    exact = 2.0 * 4.0 / 3.0 * math.pi * r**3 * 1.25
+    assert abs(state["mass"] / exact - 1.0) < 0.05, state["mass"] / exact
+    assert forces.shape == (1, 3) and torques.shape == (1, 3)
+    assert abs(forces[0, 2] / (state["mass"] * 981.0) - 1.0) < 1e-3, forces[0, 2] / (state["mass"] * 981.0)
+    assert abs(np.linalg.norm(state["orientation"]) - 1.0) < 1e-12
+    assert np.linalg.norm(state["velocity"]) < 1e-4
+
+
+def test_bad_shapes():
+    world = tumble.World(2, range=0.03, stiffness=1e-6)
+    with pytest.raises(ValueError, match="edges 0–1 and 2–3 meet"):
+        world.add_polygon(np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0], [0.0, 1.0]]), 1.0, [0.5, 0.5])
+    with pytest.raises(ValueError, match="radii: radius 1 is 0"):
+        world.add_spheres(np.array([[0.0, 0.0], [0.1, 0.0]]), [0.1, 0.0], 1.0, [0.5, 0.5])
+    with pytest.raises(ValueError, match="body: is a 3D mesh in a 2D world"):
+        world.add_mesh_body(tumble.Mesh.box_([0, 0, 0], [1, 1, 1], [1, 1, 1]), 1.0, [0.5, 0.5])
+    world3 = tumble.World(3, range=0.03, stiffness=1e-6)
+    with pytest.raises(ValueError, match="a polygon is a 2D shape"):
+        world3.add_polygon(np.zeros((3, 2)), 1.0, [0.5, 0.5, 0.5])

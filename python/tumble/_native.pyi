@@ -101,10 +101,37 @@ class World:
         orientation: Optional[Sequence[float]] = None,
     ) -> int:
         """Adds a rectangle or box at rest."""
+    def add_polygon(
+        self,
+        vertices: npt.NDArray[np.float64],
+        density: float,
+        position: Sequence[float],
+        orientation: Optional[Sequence[float]] = None,
+    ) -> int:
+        """Adds a polygon (2D) of `(N, 2)` corners in order around it; its centroid at `position`."""
+    def add_spheres(
+        self,
+        centres: npt.NDArray[np.float64],
+        radii: Sequence[float],
+        density: float,
+        position: Sequence[float],
+        orientation: Optional[Sequence[float]] = None,
+    ) -> int:
+        """Adds a union of disks or balls of `(N, dim)` centres and `(N,)` radii; its centroid at
+        `position`."""
+    def add_mesh_body(
+        self,
+        body: Mesh,
+        density: float,
+        position: Sequence[float],
+        orientation: Optional[Sequence[float]] = None,
+    ) -> int:
+        """Adds a body meshed on its own (a Mesh of the world's dimension); its centroid at
+        `position`."""
     @property
     def num_bodies(self) -> int: ...
     def body(self, index: int) -> dict:
-        """`position`, `orientation`, `velocity`, `angular_velocity` arrays."""
+        """`position`, `orientation`, `velocity`, `angular_velocity` arrays and the `mass`."""
     def set_body(
         self,
         index: int,

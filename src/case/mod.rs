@@ -29,10 +29,9 @@ use crate::fmm::FmmError;
 use crate::math::{Point, Vector};
 use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::{gmsh, MeshError, SimplexMesh};
-use crate::shape::{Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
+use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
 use crate::sim::{Drag, SimError, Simulation};
 use schema::{AngularSpec, ShapeSpec};
-use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -645,7 +644,10 @@ impl Case {
                 let extent = polygon.vertices.iter().map(|v| (v - centre).norm()).fold(0.0, f64::max);
                 let feature = polygon.bounding_radius() / 10.0;
                 (
-                    Some(planar::<D>(Box::new(polygon)).ok_or_else(|| self.invalid(field, "a polygon is a 2D shape"))?),
+                    Some(
+                        planar_shape::<D>(Box::new(polygon))
+                            .ok_or_else(|| self.invalid(field, "a polygon is a 2D shape"))?,
+                    ),
                     feature,
                     extent,
                 )
@@ -673,7 +675,7 @@ impl Case {
                 }
                 let union: Box<dyn Shape<2>> = Box::new(Union { parts });
                 (
-                    Some(planar::<D>(union).ok_or_else(|| self.invalid(field, "the tripole is a 2D shape"))?),
+                    Some(planar_shape::<D>(union).ok_or_else(|| self.invalid(field, "the tripole is a 2D shape"))?),
                     half_bar.min(r),
                     arm + r,
                 )
@@ -818,10 +820,4 @@ impl Case {
         };
         Ok((mesh, default_walls))
     }
-}
-
-/// A 2D shape as a `D`-dimensional one when `D` is 2, `None` otherwise.
-fn planar<const D: usize>(shape: Box<dyn Shape<2>>) -> Option<Box<dyn Shape<D>>> {
-    let any: Box<dyn Any> = Box::new(shape);
-    any.downcast::<Box<dyn Shape<D>>>().ok().map(|b| *b)
 }

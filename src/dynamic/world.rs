@@ -2,12 +2,12 @@
 
 use super::error::{finite, length, Error};
 use super::mesh::Mesh;
-use crate::body::{default_lattice_step, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
+use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
 use crate::broad::sets::method;
 use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
 use crate::mesh::gmsh::AnyMesh;
-use crate::shape::{Cuboid, Ellipsoid, Shape};
+use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
 use crate::sim::{Drag, Simulation};
 use crate::SimplexMesh;
 use std::sync::Arc;
@@ -63,7 +63,8 @@ pub enum Primitive {
 }
 
 /// One body's state: `position` and `velocity` (`dim` numbers), `orientation` (2D: the angle;
-/// 3D: the unit quaternion `w, x, y, z`), `angular_velocity` (2D: 1 number; 3D: 3, world frame).
+/// 3D: the unit quaternion `w, x, y, z`), `angular_velocity` (2D: 1 number; 3D: 3, world frame),
+/// and its mass.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyState {
     /// The centre of mass.
@@ -74,6 +75,8 @@ pub struct BodyState {
     pub velocity: Vec<f64>,
     /// The angular velocity.
     pub angular_velocity: Vec<f64>,
+    /// The mass, `ρ |B|` with `|B|` the area or volume of the body as its surface encloses it.
+    pub mass: f64,
 }
 
 /// A dry simulation of one dimension and what its walls are made from.
@@ -197,6 +200,111 @@ impl World {
         })
     }
 
+    /// Adds a polygon (2D): `vertices` holds its corners' `x, y` in order around it, in any
+    /// frame (the body frame's origin is the polygon's centroid, at `position`). A polygon whose
+    /// edges cross is an error naming two of them.
+    pub fn add_polygon(
+        &mut self,
+        vertices: &[f64],
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        if self.dim() != 2 {
+            return Err(Error::argument(
+                "vertices",
+                "a polygon is a 2D shape (in 3D, give the body's own mesh)",
+            ));
+        }
+        if vertices.len() % 2 != 0 || vertices.len() < 6 {
+            return Err(Error::argument(
+                "vertices",
+                format!("has {} numbers, expected x, y of at least 3 corners", vertices.len()),
+            ));
+        }
+        finite("vertices", vertices)?;
+        let polygon = Polygon {
+            vertices: vertices.chunks_exact(2).map(|v| Point::<2>::new(v[0], v[1])).collect(),
+        };
+        if let Some((a, b)) = polygon.crossing() {
+            let n = polygon.vertices.len();
+            return Err(Error::argument(
+                "vertices",
+                format!(
+                    "edges {a}–{} and {b}–{} meet: a polygon must be simple, its corners listed in order around it",
+                    (a + 1) % n,
+                    (b + 1) % n
+                ),
+            ));
+        }
+        let feature = polygon.bounding_radius() / 10.0;
+        let shape: Box<dyn Shape<2>> = Box::new(polygon);
+        with_world!(self, w, D => {
+            let shape = planar_shape::<D>(shape).expect("the world is 2D");
+            w.add(shape.as_ref(), feature, density, position, orientation)
+        })
+    }
+
+    /// Adds a union of disks (2D) or balls (3D): `centres` (`dim` numbers each, in any frame: the
+    /// body frame's origin is the union's centroid, at `position`) and their `radii`.
+    pub fn add_spheres(
+        &mut self,
+        centres: &[f64],
+        radii: &[f64],
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        let d = self.dim();
+        if radii.is_empty() {
+            return Err(Error::argument("radii", "is empty: give at least one sphere"));
+        }
+        length("centres", centres, radii.len() * d)?;
+        finite("centres", centres)?;
+        if let Some(k) = radii.iter().position(|r| !(r.is_finite() && *r > 0.0)) {
+            return Err(Error::argument(
+                "radii",
+                format!("radius {k} is {}, expected a positive number", radii[k]),
+            ));
+        }
+        let feature = radii.iter().copied().fold(f64::INFINITY, f64::min);
+        with_world!(self, w, D => {
+            let parts: Vec<Box<dyn Shape<D>>> = centres
+                .chunks_exact(D)
+                .zip(radii)
+                .map(|(c, &radius)| Box::new(Ball { centre: Point::<D>::from_column_slice(c), radius }) as Box<dyn Shape<D>>)
+                .collect();
+            w.add(&Union { parts }, feature, density, position, orientation)
+        })
+    }
+
+    /// Adds a body meshed on its own (a Gmsh mesh of the body, say): its boundary facets are its
+    /// surface and its cells give its area or volume and inertia; the body frame's origin is its
+    /// centroid, at `position`. Its field's lattice spacing is `lattice_step`, or ρ/4.
+    pub fn add_mesh_body(
+        &mut self,
+        body: &Mesh,
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        if body.dim() != self.dim() {
+            return Err(Error::argument(
+                "body",
+                format!("is a {}D mesh in a {}D world", body.dim(), self.dim()),
+            ));
+        }
+        match (&mut self.0, body.any()) {
+            (Any::D2(w), AnyMesh::D2(m)) => w.add_with(f64::INFINITY, density, position, orientation, |h, band| {
+                BodyGeometry::from_mesh(m, h, band)
+            }),
+            (Any::D3(w), AnyMesh::D3(m)) => w.add_with(f64::INFINITY, density, position, orientation, |h, band| {
+                BodyGeometry::from_mesh(m, h, band)
+            }),
+            _ => unreachable!("the dimensions were compared"),
+        }
+    }
+
     /// Body `index`'s state.
     pub fn body(&mut self, index: usize) -> Result<BodyState, Error> {
         with_world!(self, w, D => {
@@ -206,6 +314,7 @@ impl World {
                 orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
                 velocity: b.velocity.as_slice().to_vec(),
                 angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+                mass: b.mass,
             })
         })
     }
@@ -340,6 +449,20 @@ where
         position: &[f64],
         orientation: &[f64],
     ) -> Result<usize, Error> {
+        self.add_with(feature, density, position, orientation, |h, band| {
+            BodyGeometry::from_shape(shape, h, band)
+        })
+    }
+
+    /// Adds a body whose geometry `build(h, band)` makes (smallest size `feature`); its index.
+    fn add_with(
+        &mut self,
+        feature: f64,
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+        build: impl FnOnce(f64, f64) -> Result<BodyGeometry<D>, BodyError>,
+    ) -> Result<usize, Error> {
         if !(density.is_finite() && density > 0.0) {
             return Err(Error::argument(
                 "density",
@@ -351,7 +474,7 @@ where
         };
         let range = self.sim.contact.model.range;
         let h = self.lattice_step.unwrap_or(default_lattice_step(range, feature));
-        let geometry = BodyGeometry::from_shape(shape, h, 2.0 * range).map_err(Error::failed)?;
+        let geometry = build(h, 2.0 * range).map_err(Error::failed)?;
         let index = self.sim.bodies.len();
         let mut body = RigidBody::new(&format!("body{index}"), Arc::new(geometry), density, position);
         body.rotation = rotation;

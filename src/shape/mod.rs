@@ -337,3 +337,10 @@ impl<const D: usize> Shape<D> for Union<D> {
         self.parts.iter().map(|p| p.bounding_radius()).fold(0.0, f64::max)
     }
 }
+
+/// A 2D shape as a `D`-dimensional one when `D` is 2, `None` otherwise: for code generic over
+/// `D` that has a shape only 2D has (a polygon).
+pub fn planar_shape<const D: usize>(shape: Box<dyn Shape<2>>) -> Option<Box<dyn Shape<D>>> {
+    let any: Box<dyn std::any::Any> = Box::new(shape);
+    any.downcast::<Box<dyn Shape<D>>>().ok().map(|b| *b)
+}
