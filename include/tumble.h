@@ -97,6 +97,10 @@ typedef struct TumbleWorldOptions {
   // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
   // default) means `min(range/4, the body's smallest size/20)`, as case files do.
   double lattice_step;
+  // The threads the world's work runs on, in a pool of its own; 0 (the default) means one
+  // per core, shared with the rest of the library. A host with its own threads (OpenMP, MPI
+  // ranks on one node) gives 1 or its share; the results are the same, bit for bit.
+  uint32_t threads;
 } TumbleWorldOptions;
 
 #ifdef __cplusplus
@@ -430,6 +434,29 @@ enum TumbleStatus tumble_world_contact_forces(struct TumbleWorld *world,
 // # Safety
 // `world` must be a pointer this library returned.
 enum TumbleStatus tumble_world_step(struct TumbleWorld *world, double dt, size_t steps);
+
+// The world's state between two steps (the bodies' motion, time, the last contact forces) as
+// bytes into `buffer` (room for `capacity`); `*count` is their number. With too small a buffer
+// nothing is copied and the status is `TUMBLE_STATUS_BUFFER_TOO_SMALL` (a null `buffer` with
+// capacity 0 asks for the size that way). Restored into a world set up the same way, the steps
+// that follow are this world's, bit for bit.
+//
+// # Safety
+// `world` must be a pointer this library returned, `buffer` hold `capacity` writable bytes,
+// `count` be writable.
+enum TumbleStatus tumble_world_save(struct TumbleWorld *world,
+                                    uint8_t *buffer,
+                                    size_t capacity,
+                                    size_t *count);
+
+// Continues from `size` bytes saved by [`tumble_world_save`] from a world with the same
+// dimension and bodies (added in the same order); nothing changes if they do not fit.
+//
+// # Safety
+// `world` must be a pointer this library returned, `state` hold `size` readable bytes.
+enum TumbleStatus tumble_world_restore(struct TumbleWorld *world,
+                                       const uint8_t *state,
+                                       size_t size);
 
 // The message of the last failed call on `world` (empty if none), valid until the next; never
 // null.

@@ -4,7 +4,7 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
 use tumble::contact::Law;
 use tumble::dynamic::{Primitive, World, WorldOptions};
@@ -45,6 +45,10 @@ pub struct TumbleWorldOptions {
     /// The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
     /// default) means `min(range/4, the body's smallest size/20)`, as case files do.
     pub lattice_step: f64,
+    /// The threads the world's work runs on, in a pool of its own; 0 (the default) means one
+    /// per core, shared with the rest of the library. A host with its own threads (OpenMP, MPI
+    /// ranks on one node) gives 1 or its share; the results are the same, bit for bit.
+    pub threads: u32,
 }
 
 /// The defaults: no gravity or drag, Glowinski's law, no damping, and `range` and `stiffness`
@@ -61,6 +65,7 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
         wall_stiffness: f64::NAN,
         damping: 0.0,
         lattice_step: 0.0,
+        threads: 0,
     }
 }
 
@@ -153,6 +158,7 @@ pub unsafe extern "C" fn tumble_world_new(
             wall_stiffness: (!given.wall_stiffness.is_nan()).then_some(given.wall_stiffness),
             damping: given.damping,
             lattice_step: (given.lattice_step != 0.0).then_some(given.lattice_step),
+            threads: (given.threads != 0).then_some(given.threads as usize),
         };
         let fields = [
             "gravity",
@@ -163,6 +169,7 @@ pub unsafe extern "C" fn tumble_world_new(
             "wall_stiffness",
             "damping",
             "lattice_step",
+            "threads",
         ];
         let world = World::new(d, domain, &options).map_err(|e| Failure::naming_options(e, &fields))?;
         out.write(handle::make(TumbleWorld {
@@ -468,6 +475,40 @@ pub unsafe extern "C" fn tumble_world_contact_forces(
 #[no_mangle]
 pub unsafe extern "C" fn tumble_world_step(world: *mut TumbleWorld, dt: f64, steps: usize) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| Ok(h.world.step(dt, steps)?))
+}
+
+/// The world's state between two steps (the bodies' motion, time, the last contact forces) as
+/// bytes into `buffer` (room for `capacity`); `*count` is their number. With too small a buffer
+/// nothing is copied and the status is `TUMBLE_STATUS_BUFFER_TOO_SMALL` (a null `buffer` with
+/// capacity 0 asks for the size that way). Restored into a world set up the same way, the steps
+/// that follow are this world's, bit for bit.
+///
+/// # Safety
+/// `world` must be a pointer this library returned, `buffer` hold `capacity` writable bytes,
+/// `count` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_save(
+    world: *mut TumbleWorld,
+    buffer: *mut u8,
+    capacity: usize,
+    count: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| {
+        copy_out(&h.world.save(), buffer, capacity, count, "buffer")
+    })
+}
+
+/// Continues from `size` bytes saved by [`tumble_world_save`] from a world with the same
+/// dimension and bodies (added in the same order); nothing changes if they do not fit.
+///
+/// # Safety
+/// `world` must be a pointer this library returned, `state` hold `size` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_world_restore(world: *mut TumbleWorld, state: *const u8, size: usize) -> TumbleStatus {
+    handle::guard_on_mut(world, "world", |h| {
+        let bytes = slice(state, size, "state")?;
+        Ok(h.world.restore(bytes)?)
+    })
 }
 
 /// The message of the last failed call on `world` (empty if none), valid until the next; never

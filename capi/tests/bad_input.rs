@@ -380,3 +380,69 @@ fn polygons_unions_and_mesh_bodies_through_the_abi() {
 unsafe fn square_mesh() -> (TumbleStatus, *mut TumbleMesh) {
     square(&CELLS, &POINTS)
 }
+
+#[test]
+fn a_world_saved_through_the_abi_continues_bit_for_bit() {
+    unsafe {
+        let make = |threads: u32| {
+            let mut options = tumble_world_options_default();
+            options.range = 0.03;
+            options.stiffness = 1e-6;
+            options.gravity[1] = -981.0;
+            options.threads = threads;
+            let (_, domain) = square_mesh();
+            let mut world = null_mut();
+            assert_eq!(
+                tumble_world_new(2, domain, [1, 2].as_ptr(), 2, &options, &mut world),
+                TumbleStatus::Ok,
+                "{}",
+                last()
+            );
+            tumble_mesh_free(domain);
+            let status = tumble_world_add_ellipsoid(
+                world,
+                [0.1, 0.05].as_ptr(),
+                1.0,
+                [0.5, 0.062].as_ptr(),
+                &0.3,
+                null_mut(),
+            );
+            assert_eq!(status, TumbleStatus::Ok, "{}", last());
+            world
+        };
+        let first = make(0);
+        assert_eq!(tumble_world_step(first, 1e-4, 500), TumbleStatus::Ok, "{}", last());
+        let mut size = 0;
+        assert_eq!(
+            tumble_world_save(first, null_mut(), 0, &mut size),
+            TumbleStatus::BufferTooSmall
+        );
+        let mut state = vec![0u8; size];
+        assert_eq!(
+            tumble_world_save(first, state.as_mut_ptr(), size, &mut size),
+            TumbleStatus::Ok
+        );
+        let second = make(1);
+        assert_eq!(
+            tumble_world_restore(second, state.as_ptr(), size),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        for world in [first, second] {
+            assert_eq!(tumble_world_step(world, 1e-4, 500), TumbleStatus::Ok, "{}", last());
+        }
+        let (mut a, mut b) = ([0.0f64; 2], [0.0f64; 2]);
+        tumble_world_get_body(first, 0, a.as_mut_ptr(), null_mut(), null_mut(), null_mut());
+        tumble_world_get_body(second, 0, b.as_mut_ptr(), null_mut(), null_mut(), null_mut());
+        assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits));
+        assert_eq!(
+            tumble_world_restore(second, b"junk".as_ptr(), 4),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("state: is not a saved world state"), "{}", last());
+        for world in [first, second] {
+            assert_eq!(tumble_world_free(world), TumbleStatus::Ok);
+        }
+    }
+}

@@ -212,9 +212,10 @@ impl World {
     /// A world of dimension `dim`; `domain` (a Mesh) and `wall_tags` its walls, if any. `range`
     /// is ρ, the range of the force; `stiffness` ε (force ∝ 1/ε), `wall_stiffness` ε_W (None:
     /// `stiffness`); `law` one of "spec", "glowinski", "patches"; `lattice_step` the spacing of
-    /// each body's own field (None: min(ρ/4, its smallest size/20)).
+    /// each body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of
+    /// a pool of the world's own (None: every core; the results do not depend on it).
     #[new]
-    #[pyo3(signature = (dim, range, stiffness, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = 0.0, lattice_step = None))]
+    #[pyo3(signature = (dim, range, stiffness, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = 0.0, lattice_step = None, threads = None))]
     fn new(
         py: Python<'_>,
         dim: usize,
@@ -229,6 +230,7 @@ impl World {
         wall_stiffness: Option<f64>,
         damping: f64,
         lattice_step: Option<f64>,
+        threads: Option<usize>,
     ) -> PyResult<Self> {
         let options = dynamic::WorldOptions {
             gravity: gravity.unwrap_or_else(|| vec![0.0; dim]),
@@ -240,6 +242,7 @@ impl World {
             wall_stiffness,
             damping,
             lattice_step,
+            threads,
         };
         let domain = domain.map(|m| (&m.0, &wall_tags[..]));
         py.detach(|| dynamic::World::new(dim, domain, &options))
@@ -386,6 +389,16 @@ impl World {
             torques.into_pyarray(py).reshape([n, 3])?.into_any()
         };
         Ok((forces, torques))
+    }
+
+    /// The world's state between two steps as bytes; `restore` continues from them, bit for bit.
+    fn save<'py>(&mut self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, &self.0.save())
+    }
+
+    /// Continues from a state `save` gave, of a world with the same bodies.
+    fn restore(&mut self, state: &[u8]) -> PyResult<()> {
+        self.0.restore(state).map_err(raise)
     }
 
     /// Advances the world by `steps` steps of `dt`.

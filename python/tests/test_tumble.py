@@ -205,3 +205,22 @@ def test_bad_shapes():
     world3 = tumble.World(3, range=0.03, stiffness=1e-6)
     with pytest.raises(ValueError, match="a polygon is a 2D shape"):
         world3.add_polygon(np.zeros((3, 2)), 1.0, [0.5, 0.5, 0.5])
+
+
+def test_a_saved_world_continues_bit_for_bit_on_any_thread_count():
+    first = ellipse_world()
+    first.step(1e-4, 3000)
+    state = first.save()
+    first.step(1e-4, 3000)
+    box = tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [32, 32])
+    second = tumble.World(2, range=0.03, stiffness=1e-6, domain=box, wall_tags=[1, 2, 3, 4],
+                          gravity=[0.0, -981.0], drag_linear=20.0, drag_angular=20.0, threads=1)
+    second.add_ellipsoid([0.25, 0.125], 1.25, [1.0, 0.2246], [math.pi / 4.0])
+    second.restore(state)
+    second.step(1e-4, 3000)
+    for key in ["position", "orientation", "velocity", "angular_velocity"]:
+        assert first.body(0)[key].tobytes() == second.body(0)[key].tobytes(), key
+    with pytest.raises(ValueError, match="state: is not a saved world state"):
+        second.restore(b"nonsense")
+    with pytest.raises(ValueError, match="threads: is 0"):
+        tumble.World(2, range=0.03, stiffness=1e-6, threads=0)

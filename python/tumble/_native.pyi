@@ -84,6 +84,7 @@ class World:
         wall_stiffness: Optional[float] = None,
         damping: float = 0.0,
         lattice_step: Optional[float] = None,
+        threads: Optional[int] = None,
     ) -> None: ...
     def add_ellipsoid(
         self,
@@ -142,5 +143,9 @@ class World:
     ) -> None: ...
     def contact_forces(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Forces `(n, dim)` and torques (2D `(n,)`, 3D `(n, 3)`) on the bodies now."""
+    def save(self) -> bytes:
+        """The state between two steps; `restore` continues from it bit for bit."""
+    def restore(self, state: bytes) -> None:
+        """Continues from a state `save` gave, of a world with the same bodies."""
     def step(self, dt: float, steps: int = 1) -> None:
         """Advances the world by `steps` steps of `dt`."""

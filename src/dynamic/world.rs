@@ -8,7 +8,7 @@ use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
 use crate::mesh::gmsh::AnyMesh;
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
-use crate::sim::{Drag, Simulation};
+use crate::sim::{Drag, Simulation, SimulationState};
 use crate::SimplexMesh;
 use std::sync::Arc;
 
@@ -34,6 +34,10 @@ pub struct WorldOptions {
     /// The spacing of the lattice that holds each body's field in its own frame (`None`:
     /// [`default_lattice_step`], as case files do).
     pub lattice_step: Option<f64>,
+    /// The threads the world's work runs on, in a pool of its own (`None`: rayon's global pool,
+    /// one thread per core). A host that runs its own threads (OpenMP, MPI ranks on one node)
+    /// gives 1 or its share; the results do not depend on it, bit for bit.
+    pub threads: Option<usize>,
 }
 
 impl WorldOptions {
@@ -49,6 +53,7 @@ impl WorldOptions {
             wall_stiffness: None,
             damping: 0.0,
             lattice_step: None,
+            threads: None,
         }
     }
 }
@@ -101,12 +106,24 @@ enum Any {
 /// body's distance field is computed once in its own frame; the contact forces and a step are
 /// those of [`Simulation`], so a world set up like a case file gives that case's numbers bit
 /// for bit.
-pub struct World(Any);
+pub struct World {
+    any: Any,
+    /// The world's own threads, if it was given a count.
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// Runs `work` on `pool`'s threads, or on the global pool's.
+fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
 
 /// Runs `$body` with `$w` the typed world (mutable) and `$d` its dimension.
 macro_rules! with_world {
     ($world:expr, $w:ident, $d:ident => $body:expr) => {
-        match &mut $world.0 {
+        match $world {
             Any::D2($w) => {
                 #[allow(dead_code)]
                 const $d: usize = 2;
@@ -119,6 +136,14 @@ macro_rules! with_world {
             }
         }
     };
+}
+
+/// Runs `$body` as [`with_world!`] does, on the world's threads.
+macro_rules! on_pool {
+    ($world:expr, $w:ident, $d:ident => $body:expr) => {{
+        let World { any, pool } = $world;
+        within(pool, || with_world!(any, $w, $d => $body))
+    }};
 }
 
 /// The number of orientation and angular velocity components in dimension `dim`.
@@ -149,18 +174,34 @@ impl World {
             }
         }
         let walls = |tags: &[i32]| tags.to_vec();
-        Ok(World(match (dim, domain.map(|(m, t)| (m.any(), t))) {
+        let any = match (dim, domain.map(|(m, t)| (m.any(), t))) {
             (2, None) => Any::D2(Typed::new(options, None)?),
             (3, None) => Any::D3(Typed::new(options, None)?),
             (2, Some((AnyMesh::D2(m), t))) => Any::D2(Typed::new(options, Some((m.clone(), walls(t))))?),
             (3, Some((AnyMesh::D3(m), t))) => Any::D3(Typed::new(options, Some((m.clone(), walls(t))))?),
             _ => return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3"))),
-        }))
+        };
+        let pool = match options.threads {
+            None => None,
+            Some(0) => {
+                return Err(Error::argument(
+                    "threads",
+                    "is 0, expected at least 1 (or none for every core)",
+                ))
+            }
+            Some(n) => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| Error::failed(format!("a pool of {n} threads: {e}")))?,
+            ),
+        };
+        Ok(World { any, pool })
     }
 
     /// 2 or 3.
     pub fn dim(&self) -> usize {
-        match &self.0 {
+        match &self.any {
             Any::D2(_) => 2,
             Any::D3(_) => 3,
         }
@@ -168,7 +209,7 @@ impl World {
 
     /// The number of bodies.
     pub fn num_bodies(&mut self) -> usize {
-        with_world!(self, w, D => w.sim.bodies.len())
+        with_world!(&mut self.any, w, D => w.sim.bodies.len())
     }
 
     /// Adds a body of shape `primitive` with `sizes` (`dim` numbers), `density`, at `position`
@@ -181,7 +222,7 @@ impl World {
         position: &[f64],
         orientation: &[f64],
     ) -> Result<usize, Error> {
-        with_world!(self, w, D => {
+        on_pool!(self, w, D => {
             length("sizes", sizes, D)?;
             if let Some(k) = sizes.iter().position(|x| !(x.is_finite() && *x > 0.0)) {
                 return Err(Error::argument("sizes", format!("component {k} is {}, expected a positive number", sizes[k])));
@@ -239,7 +280,7 @@ impl World {
         }
         let feature = polygon.bounding_radius() / 10.0;
         let shape: Box<dyn Shape<2>> = Box::new(polygon);
-        with_world!(self, w, D => {
+        on_pool!(self, w, D => {
             let shape = planar_shape::<D>(shape).expect("the world is 2D");
             w.add(shape.as_ref(), feature, density, position, orientation)
         })
@@ -268,7 +309,7 @@ impl World {
             ));
         }
         let feature = radii.iter().copied().fold(f64::INFINITY, f64::min);
-        with_world!(self, w, D => {
+        on_pool!(self, w, D => {
             let parts: Vec<Box<dyn Shape<D>>> = centres
                 .chunks_exact(D)
                 .zip(radii)
@@ -294,7 +335,8 @@ impl World {
                 format!("is a {}D mesh in a {}D world", body.dim(), self.dim()),
             ));
         }
-        match (&mut self.0, body.any()) {
+        let World { any, pool } = self;
+        within(pool, || match (any, body.any()) {
             (Any::D2(w), AnyMesh::D2(m)) => w.add_with(f64::INFINITY, density, position, orientation, |h, band| {
                 BodyGeometry::from_mesh(m, h, band)
             }),
@@ -302,12 +344,12 @@ impl World {
                 BodyGeometry::from_mesh(m, h, band)
             }),
             _ => unreachable!("the dimensions were compared"),
-        }
+        })
     }
 
     /// Body `index`'s state.
     pub fn body(&mut self, index: usize) -> Result<BodyState, Error> {
-        with_world!(self, w, D => {
+        with_world!(&mut self.any, w, D => {
             let b = body(&w.sim.bodies, index)?;
             Ok(BodyState {
                 position: b.position.as_slice().to_vec(),
@@ -329,7 +371,7 @@ impl World {
         velocity: Option<&[f64]>,
         angular_velocity: Option<&[f64]>,
     ) -> Result<(), Error> {
-        with_world!(self, w, D => {
+        with_world!(&mut self.any, w, D => {
             let mut b = body(&w.sim.bodies, index)?.clone();
             set_pose(&mut b, position, orientation)?;
             if let Some(v) = velocity {
@@ -350,7 +392,7 @@ impl World {
     /// The contact force (`dim` numbers per body) and torque (2D: 1 per body; 3D: 3) on every
     /// body at the current state. A body whose centre is outside the domain is an error naming it.
     pub fn contact_forces(&mut self) -> Result<(Vec<f64>, Vec<f64>), Error> {
-        with_world!(self, w, D => {
+        on_pool!(self, w, D => {
             w.ready()?;
             w.sim.contact_forces().map_err(Error::failed)?;
             let forces = w.sim.force.iter().flat_map(|f| f.iter().copied()).collect();
@@ -364,6 +406,30 @@ impl World {
         })
     }
 
+    /// The world's state between two steps, as bytes (the CBOR of [`SimulationState`]: the
+    /// bodies' motion, time, steps, the last contact forces and the walls' hints). Restored into
+    /// a world set up the same way ([`Self::restore`]), the steps that follow are those this
+    /// world would have done, bit for bit.
+    pub fn save(&mut self) -> Vec<u8> {
+        let state = with_world!(&mut self.any, w, D => w.sim.state());
+        let mut bytes = Vec::new();
+        ciborium::into_writer(&state, &mut bytes).expect("a state encodes into memory");
+        bytes
+    }
+
+    /// Continues from `bytes`, saved by [`Self::save`] from a world with the same dimension and
+    /// bodies (added in the same order). Nothing changes on an error.
+    pub fn restore(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let state: SimulationState = ciborium::from_reader(bytes)
+            .map_err(|e| Error::argument("state", format!("is not a saved world state: {e}")))?;
+        with_world!(&mut self.any, w, D => {
+            if !w.sim.bodies.is_empty() {
+                w.ready()?;
+            }
+            w.sim.restore(&state).map_err(|e| Error::argument("state", e))
+        })
+    }
+
     /// Advances the world by `steps` steps of `dt` ([`Simulation::step`]). A body whose state
     /// stops being finite or whose centre leaves the domain is an error naming it, and the
     /// bodies keep the state of the step before.
@@ -371,7 +437,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Error::argument("dt", format!("is {dt}, expected a positive number")));
         }
-        with_world!(self, w, D => {
+        on_pool!(self, w, D => {
             w.ready()?;
             for _ in 0..steps {
                 let before = w.sim.bodies.clone();
