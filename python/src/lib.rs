@@ -434,12 +434,25 @@ impl World {
     }
 }
 
+/// Runs the case file `case` into the directory `out` (built and stepped to its end, quietly,
+/// the GIL released); its `summary.json` as a JSON string.
+#[pyfunction]
+fn run_case(py: Python<'_>, case: std::path::PathBuf, out: std::path::PathBuf) -> PyResult<String> {
+    py.detach(|| {
+        let case = tumble::case::Case::load(&case)?;
+        tumble::case::run_quietly(&case, &out)
+    })
+    .map(|summary| summary.to_string())
+    .map_err(|e| TumbleError::new_err(e.to_string()))
+}
+
 /// The compiled part of the `tumble` package.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Mesh>()?;
     m.add_class::<DistanceField>()?;
     m.add_class::<World>()?;
+    m.add_function(wrap_pyfunction!(run_case, m)?)?;
     m.add("TumbleError", m.py().get_type::<TumbleError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -224,3 +224,17 @@ def test_a_saved_world_continues_bit_for_bit_on_any_thread_count():
         second.restore(b"nonsense")
     with pytest.raises(ValueError, match="threads: is 0"):
         tumble.World(2, range=0.03, stiffness=1e-6, threads=0)
+
+
+def test_run_gives_the_summary_and_the_history_of_a_case(tmp_path):
+    result = tumble.run(ROOT / "cases" / "dry_ellipse_wall.toml", tmp_path / "run")
+    assert result["summary"]["steps"] == 20000 and result["summary"]["status"] == "completed"
+    ellipse = result["bodies"]["ellipse"]
+    assert ellipse["time"].shape == (20001,) and ellipse["time"][-1] == pytest.approx(2.0)
+    # The same numbers as the World set up by hand (test above), at the last step.
+    world = ellipse_world()
+    world.step(1e-4, 20000)
+    state = world.body(0)
+    assert ellipse["x"][-1] == state["position"][0] and ellipse["angle"][-1] == state["orientation"][0]
+    with pytest.raises(tumble.TumbleError, match="no/such/case.toml"):
+        tumble.run("no/such/case.toml", tmp_path / "none")

@@ -6,11 +6,42 @@ DistanceField   the narrow-band signed distance to some tagged facets
 World           bodies, walls, gravity and contact (no fluid)
 TumbleError     raised when the library refuses the input or the state (ValueError for a
                 wrong argument)
+run             runs a case file as `tumble run` does; its summary and the bodies' history
 
 The guide is docs/library.md in the repository; every number these objects give equals the Rust
 library's on the same input, bit for bit.
 """
 
-from ._native import DistanceField, Mesh, TumbleError, World, __version__
+import json
+import os
+from typing import Dict, Optional, Union
 
-__all__ = ["DistanceField", "Mesh", "TumbleError", "World", "__version__"]
+import numpy as np
+
+from ._native import DistanceField, Mesh, TumbleError, World, __version__, run_case
+
+__all__ = ["DistanceField", "Mesh", "TumbleError", "World", "__version__", "run"]
+
+
+def run(case: Union[str, "os.PathLike[str]"], out: Optional[Union[str, "os.PathLike[str]"]] = None) -> dict:
+    """Runs the case file `case` as `tumble run` does, quietly, writing its outputs into `out`
+    (default `out/<case name>`, as `tumble run`). Returns a dict: `summary`, the run's
+    `summary.json`; `bodies`, for each body's name a dict of NumPy arrays, one per column of
+    `bodies.csv` (`time`, `x`, `y`, (`z`,) the orientation, velocities, forces), empty for a
+    flow without bodies; `out`, the output directory."""
+    if out is None:
+        name = os.path.splitext(os.path.basename(os.fspath(case)))[0]
+        out = os.path.join("out", name)
+    summary = json.loads(run_case(os.fspath(case), os.fspath(out)))
+    bodies: Dict[str, Dict[str, np.ndarray]] = {}
+    table = os.path.join(os.fspath(out), "bodies.csv")
+    if os.path.exists(table):
+        with open(table) as f:
+            columns = f.readline().strip().split(",")
+        names = np.loadtxt(table, delimiter=",", skiprows=1, usecols=[1], dtype=str, ndmin=1)
+        numbers = [k for k, c in enumerate(columns) if c != "body"]
+        values = np.loadtxt(table, delimiter=",", skiprows=1, usecols=numbers, ndmin=2)
+        for name in dict.fromkeys(names):
+            rows = values[names == name]
+            bodies[name] = {columns[k]: rows[:, j] for j, k in enumerate(numbers)}
+    return {"summary": summary, "bodies": bodies, "out": os.fspath(out)}

@@ -149,3 +149,6 @@ class World:
         """Continues from a state `save` gave, of a world with the same bodies."""
     def step(self, dt: float, steps: int = 1) -> None:
         """Advances the world by `steps` steps of `dt`."""
+
+def run_case(case: str, out: str) -> str:
+    """Runs a case file into `out`; its summary.json as a string (see `tumble.run`)."""
