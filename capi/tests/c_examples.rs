@@ -171,3 +171,41 @@ fn the_c_ellipse_on_the_floor_is_the_rust_case_bit_for_bit() {
         sim.force[0].y
     );
 }
+
+#[test]
+fn an_installed_library_builds_a_program_through_pkg_config() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let prefix = Path::new(env!("CARGO_TARGET_TMPDIR")).join("prefix");
+    let installed = Command::new(root.join("capi/install.sh"))
+        .arg(&prefix)
+        .env("TUMBLE_LIB_DIR", library_dir())
+        .output()
+        .unwrap();
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let flags = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "tumble"])
+        .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+        .output()
+        .unwrap_or_else(|e| panic!("pkg-config: {e} (apt-get install pkg-config)"));
+    let flags = String::from_utf8_lossy(&flags.stdout).into_owned();
+    assert!(flags.contains("-ltumble_c"), "{flags}");
+    let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ellipse_pkg_config");
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let built = Command::new(&compiler)
+        .current_dir(&root)
+        .args(["-std=c99", "examples/c/ellipse_floor.c", "-o"])
+        .arg(&exe)
+        .args(flags.split_whitespace())
+        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let run = Command::new(&exe).output().unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(number(&out, "at rest", "speed") < 1e-6, "{out}");
+}
