@@ -220,6 +220,13 @@ fn bad_worlds_and_bodies_are_refused() {
             TumbleStatus::InvalidArgument
         );
         assert!(last().contains("the domain is a 2D mesh"), "{}", last());
+        let status = tumble_world_new(2, square, [1, 7].as_ptr(), 2, &options, &mut world);
+        assert_eq!(status, TumbleStatus::InvalidArgument);
+        assert!(
+            last().contains("the domain has no facet tagged 7; its facet tags are [1, 2]"),
+            "{}",
+            last()
+        );
         assert_eq!(
             tumble_world_new(2, square, null(), 0, &options, &mut world),
             TumbleStatus::InvalidArgument

@@ -180,6 +180,14 @@ impl Mesh {
         with_mesh!(&*self.0, m, D => m.cells())
     }
 
+    /// The facets' distinct tags, in increasing order.
+    pub fn facet_tags(&self) -> Vec<i32> {
+        let mut tags = with_mesh!(&*self.0, m, D => m.facet_markers().to_vec());
+        tags.sort_unstable();
+        tags.dedup();
+        tags
+    }
+
     /// The tag of the facets named `name`.
     pub fn facet_tag(&self, name: &str) -> Result<i32, Error> {
         with_mesh!(&*self.0, m, D => m.facet_marker(name)).map_err(|e| Error::argument("name", e))

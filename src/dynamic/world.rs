@@ -172,13 +172,19 @@ impl World {
                     "is empty: give the tags of the domain's walls",
                 ));
             }
+            let known = mesh.facet_tags();
+            if let Some(tag) = tags.iter().find(|t| !known.contains(t)) {
+                return Err(Error::argument(
+                    "wall_tags",
+                    format!("the domain has no facet tagged {tag}; its facet tags are {known:?}"),
+                ));
+            }
         }
-        let walls = |tags: &[i32]| tags.to_vec();
         let any = match (dim, domain.map(|(m, t)| (m.any(), t))) {
             (2, None) => Any::D2(Typed::new(options, None)?),
             (3, None) => Any::D3(Typed::new(options, None)?),
-            (2, Some((AnyMesh::D2(m), t))) => Any::D2(Typed::new(options, Some((m.clone(), walls(t))))?),
-            (3, Some((AnyMesh::D3(m), t))) => Any::D3(Typed::new(options, Some((m.clone(), walls(t))))?),
+            (2, Some((AnyMesh::D2(m), t))) => Any::D2(Typed::new(options, Some((m.clone(), t.to_vec())))?),
+            (3, Some((AnyMesh::D3(m), t))) => Any::D3(Typed::new(options, Some((m.clone(), t.to_vec())))?),
             _ => return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3"))),
         };
         let pool = match options.threads {
