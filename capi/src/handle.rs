@@ -2,7 +2,7 @@
 //! that a handle used after it was freed, twice freed, or of the wrong kind is an error
 //! (`TUMBLE_STATUS_INVALID_HANDLE`) instead of a read of freed memory.
 
-use crate::status::{guard, tumble_last_error, ErrorSlot, Failure, Outcome, TumbleStatus};
+use crate::status::{caught, guard, report, tumble_last_error, ErrorSlot, Failure, Outcome, TumbleStatus};
 use std::collections::HashMap;
 use std::ffi::c_char;
 use std::sync::{Mutex, MutexGuard, OnceLock};
@@ -73,7 +73,7 @@ pub(crate) unsafe fn free<T: Handle>(ptr: *mut T, name: &str) -> Result<(), Fail
 pub(crate) unsafe fn guard_on<T: Handle>(ptr: *const T, name: &str, body: impl FnOnce(&T) -> Outcome) -> TumbleStatus {
     match get(ptr, name) {
         Ok(h) => guard(Some(h.error()), || body(h)),
-        Err(e) => guard(None, || Err(e)),
+        Err(e) => report(None, Err(e)),
     }
 }
 
@@ -86,7 +86,7 @@ pub(crate) unsafe fn error_of<T: Handle>(ptr: *const T, name: &str) -> *const c_
     match get(ptr, name) {
         Ok(h) => h.error().as_ptr(),
         Err(e) => {
-            guard(None, || Err(e));
+            report(None, Err(e));
             tumble_last_error()
         }
     }
@@ -102,12 +102,12 @@ pub(crate) unsafe fn guard_on_mut<T: Handle>(
     body: impl FnOnce(&mut T) -> Outcome,
 ) -> TumbleStatus {
     match get(ptr, name) {
-        // SAFETY: the handle is live, and the caller holds it alone during the call.
+        // SAFETY: the handle is live, and the caller holds it alone during the call; the borrow
+        // that changes it ends before its error slot is read.
         Ok(_) => {
-            let h = &mut *ptr;
-            let slot = std::ptr::from_ref(h.error());
-            guard(Some(&*slot), || body(h))
+            let outcome = caught(|| body(&mut *ptr));
+            report(Some((*ptr).error()), outcome)
         }
-        Err(e) => guard(None, || Err(e)),
+        Err(e) => report(None, Err(e)),
     }
 }

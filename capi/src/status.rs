@@ -96,17 +96,29 @@ impl ErrorSlot {
 /// Runs `body`, turning its failure or panic into a status and recording the message for this
 /// thread and, when the call has one, for its handle (`slot`).
 pub(crate) fn guard(slot: Option<&ErrorSlot>, body: impl FnOnce() -> Outcome) -> TumbleStatus {
-    let failure = match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => return TumbleStatus::Ok,
-        Ok(Err(failure)) => failure,
-        Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Failure::new(TumbleStatus::Panic, format!("internal error (please report): {what}"))
-        }
+    report(slot, caught(body))
+}
+
+/// `body`'s outcome, a panic turned into a [`TumbleStatus::Panic`] failure.
+pub(crate) fn caught(body: impl FnOnce() -> Outcome) -> Outcome {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Failure::new(
+            TumbleStatus::Panic,
+            format!("internal error (please report): {what}"),
+        ))
+    })
+}
+
+/// The status of `outcome`; a failure's message is recorded for this thread and, when the call
+/// has a handle, in its `slot`.
+pub(crate) fn report(slot: Option<&ErrorSlot>, outcome: Outcome) -> TumbleStatus {
+    let Err(failure) = outcome else {
+        return TumbleStatus::Ok;
     };
     let message = CString::new(failure.message.replace('\0', " ")).unwrap_or_default();
     if let Some(slot) = slot {

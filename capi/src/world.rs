@@ -100,6 +100,18 @@ unsafe fn require<'a>(ptr: *const f64, len: usize, name: &str) -> Result<&'a [f6
     slice(ptr, len, name)
 }
 
+/// A new body's `position` and `orientation` in dimension `dim`, which must be given.
+unsafe fn placement<'a>(
+    dim: usize,
+    position: *const f64,
+    orientation: *const f64,
+) -> Result<(&'a [f64], &'a [f64]), Failure> {
+    Ok((
+        require(position, dim, "position")?,
+        require(orientation, rotation_sizes(dim).0, "orientation")?,
+    ))
+}
+
 /// `ptr` as `len` numbers, or `None` for null.
 unsafe fn optional<'a>(ptr: *const f64, len: usize, name: &str) -> Result<Option<&'a [f64]>, Failure> {
     if ptr.is_null() {
@@ -202,8 +214,7 @@ unsafe fn add(
     handle::guard_on_mut(world, "world", |h| {
         let d = h.world.dim();
         let sizes = require(sizes, d, "sizes")?;
-        let position = require(position, d, "position")?;
-        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let (position, orientation) = placement(d, position, orientation)?;
         let added = h.world.add_body(primitive, sizes, density, position, orientation)?;
         put_index(index, added)
     })
@@ -278,8 +289,7 @@ pub unsafe extern "C" fn tumble_world_add_polygon(
             .checked_mul(2)
             .ok_or_else(|| Failure::argument("num_vertices", "overflows"))?;
         let vertices = require(vertices, n, "vertices")?;
-        let position = require(position, d, "position")?;
-        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let (position, orientation) = placement(d, position, orientation)?;
         let added = h.world.add_polygon(vertices, density, position, orientation)?;
         put_index(index, added)
     })
@@ -310,8 +320,7 @@ pub unsafe extern "C" fn tumble_world_add_spheres(
             .ok_or_else(|| Failure::argument("num_spheres", "overflows"))?;
         let centres = require(centres, n, "centres")?;
         let radii = require(radii, num_spheres, "radii")?;
-        let position = require(position, d, "position")?;
-        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let (position, orientation) = placement(d, position, orientation)?;
         let added = h.world.add_spheres(centres, radii, density, position, orientation)?;
         put_index(index, added)
     })
@@ -336,8 +345,7 @@ pub unsafe extern "C" fn tumble_world_add_mesh_body(
     handle::guard_on_mut(world, "world", |h| {
         let d = h.world.dim();
         let mesh = &handle::get(body, "body")?.mesh;
-        let position = require(position, d, "position")?;
-        let orientation = require(orientation, rotation_sizes(d).0, "orientation")?;
+        let (position, orientation) = placement(d, position, orientation)?;
         let added = h.world.add_mesh_body(mesh, density, position, orientation)?;
         put_index(index, added)
     })
