@@ -17,6 +17,9 @@
 //!
 //! Every algorithm is written once for a const generic dimension `D` (2 or 3).
 
+// Every public item is documented (the library is used from C and Python through its docs too).
+#![warn(missing_docs)]
+
 pub mod body;
 pub mod broad;
 pub mod case;

@@ -15,6 +15,8 @@
 //!   no panic crosses the boundary (a bug inside is `TUMBLE_STATUS_PANIC`);
 //! - a handle may be used from any thread, but not from two at once.
 
+#![warn(missing_docs)]
+
 mod distance;
 mod handle;
 mod mesh;

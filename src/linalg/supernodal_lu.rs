@@ -42,7 +42,9 @@ const BLOCK: usize = 32;
 /// the sign expected for its unknown.
 #[derive(Clone, Copy, Debug)]
 pub struct Pivots {
+    /// The magnitude at or below which a pivot is replaced.
     pub epsilon: f64,
+    /// The magnitude of the pivot that replaces it.
     pub delta: f64,
 }
 
