@@ -227,6 +227,18 @@ enum TumbleStatus tumble_mesh_box(uint32_t dim,
                                   const uint32_t *cells,
                                   struct TumbleMesh **out);
 
+// A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
+// node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`
+// (the topology is kept). A cell the move inverted is `TUMBLE_STATUS_FAILED` naming it.
+//
+// # Safety
+// `mesh` must be a pointer this library returned, `points` hold `num_points × dim` numbers,
+// `out` be writable.
+enum TumbleStatus tumble_mesh_with_points(const struct TumbleMesh *mesh,
+                                          const double *points,
+                                          size_t num_points,
+                                          struct TumbleMesh **out);
+
 // Frees a mesh handle (null is a no-op); fields computed on it stay valid.
 //
 // # Safety

@@ -141,6 +141,30 @@ pub unsafe extern "C" fn tumble_mesh_box(
     })
 }
 
+/// A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
+/// node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`
+/// (the topology is kept). A cell the move inverted is `TUMBLE_STATUS_FAILED` naming it.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned, `points` hold `num_points × dim` numbers,
+/// `out` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_with_points(
+    mesh: *const TumbleMesh,
+    points: *const f64,
+    num_points: usize,
+    out: *mut *mut TumbleMesh,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        put(out, std::ptr::null_mut(), "out")?;
+        let n = num_points
+            .checked_mul(m.mesh.dim())
+            .ok_or_else(|| Failure::argument("num_points", "overflows"))?;
+        let moved = m.mesh.with_points(slice(points, n, "points")?)?;
+        register(moved, out)
+    })
+}
+
 /// Frees a mesh handle (null is a no-op); fields computed on it stay valid.
 ///
 /// # Safety

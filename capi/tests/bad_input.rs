@@ -453,3 +453,54 @@ fn a_world_saved_through_the_abi_continues_bit_for_bit() {
         }
     }
 }
+
+#[test]
+fn a_moved_mesh_through_the_abi() {
+    unsafe {
+        let (_, mesh) = square_mesh();
+        let shifted: Vec<f64> = POINTS.chunks(2).flat_map(|p| [p[0] + 1.0, p[1] * 2.0]).collect();
+        let mut moved = null_mut();
+        assert_eq!(
+            tumble_mesh_with_points(mesh, shifted.as_ptr(), 4, &mut moved),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        let mut field = null_mut();
+        let options = TumbleDistanceOptions {
+            signed_distance: false,
+            ..tumble_distance_options_default()
+        };
+        assert_eq!(
+            tumble_distance_new(moved, &1, 1, &options, &mut field),
+            TumbleStatus::Ok
+        );
+        let mut at = [0.0];
+        assert_eq!(
+            tumble_distance_at(field, [1.5, 1.2].as_ptr(), 1, at.as_mut_ptr()),
+            TumbleStatus::Ok
+        );
+        assert!(
+            (at[0] - 1.2).abs() < 1e-12,
+            "the bottom side is still tag 1, now from x = 1 to 2: {at:?}"
+        );
+        assert_eq!(
+            tumble_mesh_with_points(mesh, shifted.as_ptr(), 3, &mut moved),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("points: has 6 numbers, expected 8"), "{}", last());
+        let flipped: Vec<f64> = POINTS.chunks(2).flat_map(|p| [-p[0], p[1]]).collect();
+        assert_eq!(
+            tumble_mesh_with_points(mesh, flipped.as_ptr(), 4, &mut moved),
+            TumbleStatus::Failed
+        );
+        assert!(
+            last().contains("cell 0") && last().contains("not positive"),
+            "{}",
+            last()
+        );
+        for status in [tumble_distance_free(field), tumble_mesh_free(mesh)] {
+            assert_eq!(status, TumbleStatus::Ok);
+        }
+    }
+}

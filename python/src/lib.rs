@@ -120,6 +120,14 @@ impl Mesh {
         cells.into_pyarray(py).reshape([n, per])
     }
 
+    /// The same mesh with its nodes at `points` `(N, dim)`: a host mesh that moved without
+    /// changing its cells (its topology kept, cheaper than building it again).
+    fn with_points(&self, py: Python<'_>, points: PyReadonlyArray2<'_, f64>) -> PyResult<Self> {
+        let flat = flat_points(&points, self.0.dim(), "points")?;
+        let flat: &[f64] = &flat;
+        py.detach(|| self.0.with_points(flat)).map(Mesh).map_err(raise)
+    }
+
     /// The tag of the facets named `name`.
     fn facet_tag(&self, name: &str) -> PyResult<i32> {
         self.0.facet_tag(name).map_err(raise)

@@ -238,3 +238,25 @@ def test_run_gives_the_summary_and_the_history_of_a_case(tmp_path):
     assert ellipse["x"][-1] == state["position"][0] and ellipse["angle"][-1] == state["orientation"][0]
     with pytest.raises(tumble.TumbleError, match="no/such/case.toml"):
         tumble.run("no/such/case.toml", tmp_path / "none")
+
+
+def test_a_moved_mesh_is_the_mesh_built_at_the_new_points():
+    mesh = disk()
+    points = mesh.points
+    # A rigid shift and a small shear keep every cell positive.
+    moved = points + np.array([0.3, -0.2]) + 0.05 * points[:, [1]] * np.array([[1.0, 0.0]])
+    fast = mesh.with_points(moved)
+    tags = [mesh.facet_tag("r1")]
+    cells = mesh.cells
+    assert np.array_equal(fast.points, moved) and np.array_equal(fast.cells, cells)
+    field = tumble.DistanceField(fast, tags, max_distance=1.2)
+    original = tumble.DistanceField(mesh, tags, max_distance=1.2)
+    assert field.reached.sum() > 1000
+    # The shear is small: the distances move by at most its size near the circle.
+    assert np.abs(field.values - original.values)[field.reached & original.reached].max() < 0.06
+    inverted = points.copy()
+    inverted[cells[0, 0]] = inverted[cells[0, 1]] + (inverted[cells[0, 1]] - inverted[cells[0, 2]]) * 2
+    with pytest.raises(tumble.TumbleError, match="inverted"):
+        mesh.with_points(inverted)
+    with pytest.raises(ValueError, match="points: has shape"):
+        mesh.with_points(points[:10, :1])

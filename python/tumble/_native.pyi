@@ -40,6 +40,8 @@ class Mesh:
     @property
     def cells(self) -> npt.NDArray[np.uint32]:
         """`(M, dim + 1)` node indices."""
+    def with_points(self, points: npt.NDArray[np.float64]) -> "Mesh":
+        """The same mesh with its nodes at `(N, dim)` points (a moved host mesh; topology kept)."""
     def facet_tag(self, name: str) -> int:
         """The tag of the facets named `name`."""
 

@@ -155,6 +155,25 @@ impl Mesh {
         Ok(Mesh(Arc::new(mesh)))
     }
 
+    /// The same mesh with its nodes at `points` (`dim` coordinates per node, every node): a host
+    /// mesh that moved without changing its cells. Cheaper than building it again from arrays:
+    /// the topology is kept ([`SimplexMesh::with_points`]).
+    pub fn with_points(&self, points: &[f64]) -> Result<Self, Error> {
+        let d = self.dim();
+        super::error::length("points", points, self.sizes().0 * d)?;
+        let moved = match &*self.0 {
+            AnyMesh::D2(m) => AnyMesh::D2(
+                m.with_points(points.chunks_exact(2).map(Point::<2>::from_column_slice).collect())
+                    .map_err(Error::failed)?,
+            ),
+            AnyMesh::D3(m) => AnyMesh::D3(
+                m.with_points(points.chunks_exact(3).map(Point::<3>::from_column_slice).collect())
+                    .map_err(Error::failed)?,
+            ),
+        };
+        Ok(Mesh(Arc::new(moved)))
+    }
+
     /// The mesh of either dimension.
     pub fn any(&self) -> &AnyMesh {
         &self.0

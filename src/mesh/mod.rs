@@ -119,27 +119,7 @@ impl<const D: usize> SimplexMesh<D> {
         for (c, cell) in parts.cells.chunks_exact(nv).enumerate() {
             check_cell(c, cell, n_points)?;
         }
-        let cell_measures: Vec<f64> = parts
-            .cells
-            .par_chunks_exact(nv)
-            .map(|cell| math::signed_measure(&gather::<D>(&parts.points, cell)[..nv]))
-            .collect();
-        if let Some(c) = cell_measures.iter().position(|&m| m.is_nan() || m <= 0.0) {
-            return Err(MeshError::Cell {
-                cell: c as u32,
-                origin: String::new(),
-                message: format!(
-                    "measure {:e} is not positive (the cell is inverted or degenerate; expected its nodes in \
-                     counter-clockwise (2D) or right-handed (3D) order)",
-                    cell_measures[c]
-                ),
-            });
-        }
-        let cell_quality = parts
-            .cells
-            .par_chunks_exact(nv)
-            .map(|cell| math::quality(&gather::<D>(&parts.points, cell)[..nv]))
-            .collect();
+        let (cell_measures, cell_quality) = cell_geometry::<D>(&parts.points, &parts.cells)?;
         let topology = Topology::build(n_points, &parts.cells, nv)?;
         if let Some(v) =
             (0..n_points as u32).find(|&v| topology.cells_of_node(v).len() * (nv - 1) > star::MAX_NEIGHBOURS)
@@ -160,14 +140,7 @@ impl<const D: usize> SimplexMesh<D> {
                 local: (i % nv) as u8,
             })
             .collect();
-        let boundary_normals = boundary
-            .par_iter()
-            .map(|f| {
-                let cell = &parts.cells[f.cell as usize * nv..(f.cell as usize + 1) * nv];
-                unit_normal(&parts.points, &oriented_face(&parts.points, cell, f.local as usize))
-            })
-            .collect();
-        let facet_normals = parts.facets.par_iter().map(|f| unit_normal(&parts.points, f)).collect();
+        let (boundary_normals, facet_normals) = facet_geometry(&parts, &boundary);
         let mut mesh = SimplexMesh {
             parts,
             topology,
@@ -182,6 +155,44 @@ impl<const D: usize> SimplexMesh<D> {
         };
         mesh.facet_cells = mesh.find_facet_cells()?;
         Ok(mesh)
+    }
+
+    /// The same mesh with its nodes at `points` (one per node, in order): a host code's mesh
+    /// that moved (ALE) without changing its cells. The topology, the marked facets' cells and the
+    /// boundary are kept; the cells' measures and quality and the facets' normals are computed
+    /// again. A non-finite coordinate or a cell the move inverted is an error naming it.
+    pub fn with_points(&self, points: Vec<Point<D>>) -> Result<Self, MeshError> {
+        if points.len() != self.num_points() {
+            return Err(MeshError::Invalid(format!(
+                "{} points given for a mesh of {} nodes",
+                points.len(),
+                self.num_points()
+            )));
+        }
+        if let Some(v) = points.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
+            return Err(MeshError::Node {
+                node: v as u32,
+                message: format!("coordinates {:?} are not finite", points[v].as_slice()),
+            });
+        }
+        let (cell_measures, cell_quality) = cell_geometry::<D>(&points, &self.parts.cells)?;
+        let parts = MeshParts {
+            points,
+            ..self.parts.clone()
+        };
+        let (boundary_normals, facet_normals) = facet_geometry(&parts, &self.boundary);
+        Ok(SimplexMesh {
+            parts,
+            topology: self.topology.clone(),
+            facet_cells: self.facet_cells.clone(),
+            boundary: self.boundary.clone(),
+            boundary_normals,
+            facet_normals,
+            cell_measures,
+            cell_quality,
+            locator: OnceLock::new(),
+            stars: OnceLock::new(),
+        })
     }
 
     /// For each marked facet, the one or two cells having it as a face.
@@ -511,4 +522,48 @@ fn check_cell(c: usize, cell: &[u32], n_points: usize) -> Result<(), MeshError> 
         return Err(err(format!("nodes {cell:?} repeat a node")));
     }
     Ok(())
+}
+
+/// Each cell's measure and quality; a cell whose measure is not positive is an error naming it.
+fn cell_geometry<const D: usize>(points: &[Point<D>], cells: &[u32]) -> Result<(Vec<f64>, Vec<f64>), MeshError> {
+    let nv = D + 1;
+    let measures: Vec<f64> = cells
+        .par_chunks_exact(nv)
+        .map(|cell| math::signed_measure(&gather::<D>(points, cell)[..nv]))
+        .collect();
+    if let Some(c) = measures.iter().position(|&m| m.is_nan() || m <= 0.0) {
+        return Err(MeshError::Cell {
+            cell: c as u32,
+            origin: String::new(),
+            message: format!(
+                "measure {:e} is not positive (the cell is inverted or degenerate; expected its nodes in \
+                 counter-clockwise (2D) or right-handed (3D) order)",
+                measures[c]
+            ),
+        });
+    }
+    let quality = cells
+        .par_chunks_exact(nv)
+        .map(|cell| math::quality(&gather::<D>(points, cell)[..nv]))
+        .collect();
+    Ok((measures, quality))
+}
+
+/// The outward unit normal and measure of each boundary face, and the unit normal and measure
+/// of each marked facet.
+#[allow(clippy::type_complexity)]
+fn facet_geometry<const D: usize>(
+    parts: &MeshParts<D>,
+    boundary: &[CellFace],
+) -> (Vec<(Vector<D>, f64)>, Vec<(Vector<D>, f64)>) {
+    let nv = D + 1;
+    let boundary_normals = boundary
+        .par_iter()
+        .map(|f| {
+            let cell = &parts.cells[f.cell as usize * nv..(f.cell as usize + 1) * nv];
+            unit_normal(&parts.points, &oriented_face(&parts.points, cell, f.local as usize))
+        })
+        .collect();
+    let facet_normals = parts.facets.par_iter().map(|f| unit_normal(&parts.points, f)).collect();
+    (boundary_normals, facet_normals)
 }
