@@ -471,8 +471,9 @@ fn a_moved_mesh_through_the_abi() {
             signed_distance: false,
             ..tumble_distance_options_default()
         };
+        let first = moved;
         assert_eq!(
-            tumble_distance_new(moved, &1, 1, &options, &mut field),
+            tumble_distance_new(first, &1, 1, &options, &mut field),
             TumbleStatus::Ok
         );
         let mut at = [0.0];
@@ -499,7 +500,12 @@ fn a_moved_mesh_through_the_abi() {
             "{}",
             last()
         );
-        for status in [tumble_distance_free(field), tumble_mesh_free(mesh)] {
+        assert!(moved.is_null(), "a refused call hands out no handle");
+        for status in [
+            tumble_distance_free(field),
+            tumble_mesh_free(first),
+            tumble_mesh_free(mesh),
+        ] {
             assert_eq!(status, TumbleStatus::Ok);
         }
     }
