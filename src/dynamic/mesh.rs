@@ -44,6 +44,19 @@ impl Mesh {
     /// `cell_tags` (one per cell, or none), `facets` (`dim` node indices each) and `facet_tags`
     /// (one per facet). The mesh is checked whole: a non-finite coordinate, an index out of
     /// range, an inverted cell, a facet on no cell is an error naming it.
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// // The unit square as two triangles, its bottom side tagged 1, the others 2.
+    /// let points = [0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0];
+    /// let facets = [0, 1, 1, 2, 2, 3, 3, 0];
+    /// let square = Mesh::from_arrays(2, &points, &[0, 1, 2, 0, 2, 3], None, &facets, &[1, 2, 2, 2])?;
+    /// assert_eq!(square.sizes(), (4, 2, 4));
+    /// // A clockwise triangle is refused, named.
+    /// let e = Mesh::from_arrays(2, &points, &[0, 2, 1, 0, 2, 3], None, &facets, &[1, 2, 2, 2]).unwrap_err();
+    /// assert!(e.message.contains("cell 0"));
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
     pub fn from_arrays(
         dim: usize,
         points: &[f64],

@@ -106,6 +106,25 @@ enum Any {
 /// body's distance field is computed once in its own frame; the contact forces and a step are
 /// those of [`Simulation`], so a world set up like a case file gives that case's numbers bit
 /// for bit.
+///
+/// ```
+/// use tumble::dynamic::{Mesh, Primitive, World, WorldOptions};
+/// // A disk of radius 0.1 resting on the floor of the unit square (tag 3, `ymin`).
+/// let square = Mesh::new_box(&[0.0, 0.0], &[1.0, 1.0], &[16, 16])?;
+/// let options = WorldOptions {
+///     gravity: vec![0.0, -981.0],
+///     drag_linear: 20.0,
+///     ..WorldOptions::new(2, 0.03, 1e-6)
+/// };
+/// let mut world = World::new(2, Some((&square, &[3])), &options)?;
+/// let disk = world.add_body(Primitive::Ellipsoid, &[0.1, 0.1], 1.0, &[0.5, 0.115], &[0.0])?;
+/// world.step(1e-4, 10_000)?;
+/// let (forces, _torques) = world.contact_forces()?;
+/// // At rest, the floor carries the disk's weight.
+/// let weight = world.body(disk)?.mass * 981.0;
+/// assert!((forces[1] / weight - 1.0).abs() < 1e-3);
+/// # Ok::<(), tumble::dynamic::Error>(())
+/// ```
 pub struct World {
     any: Any,
     /// The world's own threads, if it was given a count.
