@@ -7,7 +7,7 @@ use crate::mesh::TumbleMesh;
 use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
 use tumble::contact::Law;
-use tumble::dynamic::{Primitive, World, WorldOptions};
+use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
 
 /// The contact force law (`theory.md`, "Contact").
 #[repr(C)]
@@ -80,15 +80,6 @@ impl Handle for TumbleWorld {
     const KIND: &'static str = "world";
     fn error(&self) -> &ErrorSlot {
         &self.error
-    }
-}
-
-/// The number of orientation and angular velocity components in dimension `dim`.
-fn rotation_sizes(dim: usize) -> (usize, usize) {
-    if dim == 2 {
-        (1, 1)
-    } else {
-        (4, 3)
     }
 }
 

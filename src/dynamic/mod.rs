@@ -28,4 +28,4 @@ mod world;
 pub use distance::{Distance, DistanceOptions};
 pub use error::{Error, ErrorKind};
 pub use mesh::Mesh;
-pub use world::{BodyState, Primitive, World, WorldOptions};
+pub use world::{rotation_sizes, BodyState, Primitive, World, WorldOptions};

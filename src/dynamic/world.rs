@@ -2,7 +2,7 @@
 
 use super::error::{finite, length, Error};
 use super::mesh::Mesh;
-use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
+use crate::body::{default_lattice_step, Angular, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
 use crate::broad::sets::method;
 use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
@@ -95,7 +95,13 @@ where
     /// is added.
     domain: Option<(SimplexMesh<D>, Vec<i32>)>,
     lattice_step: Option<f64>,
+    /// The bodies' motion at the start of the current step, put back if the step fails; kept
+    /// between steps so that a step allocates nothing.
+    motion: Vec<Motion<D>>,
 }
+
+/// A body's position, rotation, velocity and angular velocity.
+type Motion<const D: usize> = (Point<D>, Rotation<D>, Vector<D>, Angular<D>);
 
 enum Any {
     D2(Typed<2>),
@@ -165,8 +171,9 @@ macro_rules! on_pool {
     }};
 }
 
-/// The number of orientation and angular velocity components in dimension `dim`.
-pub(crate) fn rotation_sizes(dim: usize) -> (usize, usize) {
+/// The number of orientation and angular velocity components in dimension `dim`: (1, 1) in 2D,
+/// (4, 3) in 3D.
+pub fn rotation_sizes(dim: usize) -> (usize, usize) {
     if dim == 2 {
         (1, 1)
     } else {
@@ -465,9 +472,13 @@ impl World {
         on_pool!(self, w, D => {
             w.ready()?;
             for _ in 0..steps {
-                let before = w.sim.bodies.clone();
+                w.motion.clear();
+                w.motion
+                    .extend(w.sim.bodies.iter().map(|b| (b.position, b.rotation, b.velocity, b.angular_velocity)));
                 if let Err(e) = w.sim.step(dt) {
-                    w.sim.bodies = before;
+                    for (b, &(x, r, v, o)) in w.sim.bodies.iter_mut().zip(&w.motion) {
+                        (b.position, b.rotation, b.velocity, b.angular_velocity) = (x, r, v, o);
+                    }
                     return Err(Error::failed(e));
                 }
             }
@@ -528,6 +539,7 @@ where
             sim,
             domain,
             lattice_step: options.lattice_step,
+            motion: Vec::new(),
         })
     }
 

@@ -176,23 +176,11 @@ impl<const D: usize> SimplexMesh<D> {
             });
         }
         let (cell_measures, cell_quality) = cell_geometry::<D>(&points, &self.parts.cells)?;
-        let parts = MeshParts {
-            points,
-            ..self.parts.clone()
-        };
-        let (boundary_normals, facet_normals) = facet_geometry(&parts, &self.boundary);
-        Ok(SimplexMesh {
-            parts,
-            topology: self.topology.clone(),
-            facet_cells: self.facet_cells.clone(),
-            boundary: self.boundary.clone(),
-            boundary_normals,
-            facet_normals,
-            cell_measures,
-            cell_quality,
-            locator: OnceLock::new(),
-            stars: OnceLock::new(),
-        })
+        let mut moved = self.clone();
+        moved.parts.points = points;
+        (moved.boundary_normals, moved.facet_normals) = facet_geometry(&moved.parts, &moved.boundary);
+        (moved.cell_measures, moved.cell_quality) = (cell_measures, cell_quality);
+        Ok(moved)
     }
 
     /// For each marked facet, the one or two cells having it as a face.
