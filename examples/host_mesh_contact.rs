@@ -13,7 +13,7 @@
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::contact::{accumulate, ContactModel, ContactSolver, HostContact, Law, Walls, WALL};
+use tumble::contact::{ContactModel, ContactSolver, HostContact, Law, Walls, WALL};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::{ball, Sphere};
 use tumble::shape::Ball;
@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Box::new(LinkedCell::<2>::default()),
     )?;
     let contacts = host.contacts(&mesh, &centres)?;
-    for c in &contacts {
+    for c in contacts {
         let other = if c.j == WALL {
             "wall".to_string()
         } else {
@@ -68,10 +68,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             c.normal.as_slice()
         );
     }
-    // Forces and torques about each centre of mass (the bounding radius enters Glowinski's law).
-    let bodies: Vec<(Point<2>, f64)> = centres.iter().map(|c| (*c, r)).collect();
+    // Forces and torques about each centre of mass (each body's bounding radius about its centre,
+    // from its nodes, enters Glowinski's law), and the same forces spread over the mesh's nodes,
+    // for a host that puts them into its weak form.
     let (mut force, mut torque) = (vec![Vector::<2>::zeros(); 3], vec![0.0; 3]);
-    accumulate(&model, &contacts, &bodies, &mut force, &mut torque);
+    host.forces(&mut force, &mut torque)?;
+    let mut loads = vec![Vector::<2>::zeros(); mesh.num_points()];
+    host.node_loads(&mut loads)?;
+    let loaded = loads.iter().filter(|l| l.norm() > 0.0).count();
+    println!("node loads: {loaded} nodes carry a share of the contact forces");
 
     // Body-frame mode: each shape's field once, in its own frame; the walls' field once.
     let disk = Arc::new(BodyGeometry::from_shape(

@@ -137,6 +137,28 @@ pub fn closest_point_on_facet<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> P
     closest_feature_on_facet(x, p).0
 }
 
+/// The weights `λ` (summing to 1) of the facet's nodes `p[0..D]` that reproduce a point `x` of
+/// the facet, `x = Σ λ_a p_a`: for a segment `λ = (1 − t, t)` with `t` the parameter along it;
+/// for a triangle the solution of the normal equations `G (λ_1, λ_2) = (ab·ax, ac·ax)` with the
+/// Gram matrix `G` of `ab, ac`, which is also the projection for a point off the plane. A
+/// degenerate facet puts all the weight on its first node.
+pub fn facet_coordinates<const D: usize>(x: &Point<D>, p: &[Point<D>]) -> [f64; 3] {
+    assert_dim::<D>();
+    if D == 2 {
+        let t = segment_parameter(x, &p[0], &p[1]);
+        return [1.0 - t, t, 0.0];
+    }
+    let (ab, ac, ax) = (p[1] - p[0], p[2] - p[0], x - p[0]);
+    let (g11, g12, g22) = (ab.dot(&ab), ab.dot(&ac), ac.dot(&ac));
+    let det = g11 * g22 - g12 * g12;
+    if det <= f64::EPSILON * g11 * g22 {
+        return [1.0, 0.0, 0.0];
+    }
+    let (r1, r2) = (ab.dot(&ax), ac.dot(&ax));
+    let (u, v) = ((g22 * r1 - g12 * r2) / det, (g11 * r2 - g12 * r1) / det);
+    [1.0 - u - v, u, v]
+}
+
 /// Where on a facet its closest point to a given point lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feature {
