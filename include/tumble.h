@@ -13,6 +13,9 @@
 // built against `include/tumble.h` checks `tumble_abi_version() == TUMBLE_ABI_VERSION`.
 #define TUMBLE_ABI_VERSION 1
 
+// The `j` of a contact with the walls.
+#define TUMBLE_WALL UINT32_MAX
+
 // What a call did: `TUMBLE_STATUS_OK`, or why it did nothing. The message of the last failure
 // is [`tumble_last_error`] (per thread) and the handle's own (`tumble_mesh_error`, …).
 typedef enum TumbleStatus {
@@ -46,6 +49,9 @@ typedef enum TumbleLaw {
 // [`tumble_distance_free`]; it keeps its mesh alive.
 typedef struct TumbleDistance TumbleDistance;
 
+// Contact on a host mesh; made by [`tumble_host_new`], freed by [`tumble_host_free`].
+typedef struct TumbleHost TumbleHost;
+
 // A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags. Made by
 // [`tumble_mesh_read_gmsh`], [`tumble_mesh_new`] or [`tumble_mesh_box`], freed by
 // [`tumble_mesh_free`]; what is computed on it (a distance field, a world) keeps what it needs,
@@ -74,6 +80,39 @@ typedef struct TumbleDistanceOptions {
   // than to the polygon (default false).
   bool curved_front;
 } TumbleDistanceOptions;
+
+// A host-mesh contact's parameters; start from [`tumble_host_options_default`] and set at least
+// `range` and `stiffness`.
+typedef struct TumbleHostOptions {
+  // The force law (default Glowinski's); `TUMBLE_LAW_PATCHES` finds every patch of contact.
+  enum TumbleLaw law;
+  // `ρ`, the range of the force (the safety zone); must be set.
+  double range;
+  // `ε`, the body–body stiffness parameter (force ∝ 1/ε); must be set.
+  double stiffness;
+  // `ε_W`, the body–wall one; NaN (the default) means `stiffness`.
+  double wall_stiffness;
+  // The threads the work runs on, in a pool of its own; 0 (the default) means one per core.
+  uint32_t threads;
+} TumbleHostOptions;
+
+// One contact: between body `i` and body `j` (or the walls, `j == TUMBLE_WALL`), at `gap`, from
+// `point_j` on `j` to `point_i` on `i`, the unit `normal` pointing from `j` towards `i` (in 2D
+// the third components are 0).
+typedef struct TumbleContact {
+  // The body the force is computed for.
+  uint32_t i;
+  // The other body, or `TUMBLE_WALL`.
+  uint32_t j;
+  // The gap.
+  double gap;
+  // The point on body `i`'s boundary.
+  double point_i[3];
+  // The point on body `j`'s boundary or the walls.
+  double point_j[3];
+  // The unit normal from `j` towards `i`.
+  double normal[3];
+} TumbleContact;
 
 // A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
 // and `stiffness`.
@@ -187,6 +226,89 @@ enum TumbleStatus tumble_distance_argmin(const struct TumbleDistance *field,
 // `field` must be null or a pointer this library returned.
 const char *tumble_distance_error(const struct TumbleDistance *field);
 
+// The defaults: Glowinski's law, every core, and `range` and `stiffness` NaN (to be set).
+struct TumbleHostOptions tumble_host_options_default(void);
+
+// A new host-mesh contact `*out` on `mesh`: body `k`'s boundary is the facets tagged
+// `body_tags[k]` (`num_bodies` tags), the walls those tagged `wall_tags` (`num_wall_tags`, may be
+// 0). `options` must have `range` and `stiffness` set. A tag the mesh does not have, or that two
+// bodies share, is `TUMBLE_STATUS_INVALID_ARGUMENT` naming it.
+//
+// # Safety
+// `mesh` must be a pointer this library returned, the tag arrays hold the numbers said,
+// `options` be readable, `out` writable.
+enum TumbleStatus tumble_host_new(const struct TumbleMesh *mesh,
+                                  const int32_t *body_tags,
+                                  size_t num_bodies,
+                                  const int32_t *wall_tags,
+                                  size_t num_wall_tags,
+                                  const struct TumbleHostOptions *options,
+                                  struct TumbleHost **out);
+
+// Frees a host-mesh contact (null is a no-op).
+//
+// # Safety
+// `host` must be null or a pointer this library returned.
+enum TumbleStatus tumble_host_free(struct TumbleHost *host);
+
+// Finds the contacts on `mesh` (the mesh given to [`tumble_host_new`], or one
+// [`crate::mesh::tumble_mesh_with_points`] made from it) with the bodies' centres of mass at
+// `centres` (`num_bodies × dim` numbers); `*count` is the number of contacts, which
+// [`tumble_host_get_contacts`], [`tumble_host_forces`] and [`tumble_host_node_loads`] read.
+//
+// # Safety
+// `host` and `mesh` must be pointers this library returned, `centres` hold `num_bodies × dim`
+// numbers, `count` be writable.
+enum TumbleStatus tumble_host_find_contacts(struct TumbleHost *host,
+                                            const struct TumbleMesh *mesh,
+                                            const double *centres,
+                                            size_t num_bodies,
+                                            size_t *count);
+
+// The contacts the last [`tumble_host_find_contacts`] found, into `contacts` (room for
+// `capacity`); `*count` is their number. With too small a buffer nothing is copied and the
+// status is `TUMBLE_STATUS_BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `host` must be a pointer this library returned, `contacts` have room for `capacity` contacts,
+// `count` be writable.
+enum TumbleStatus tumble_host_get_contacts(const struct TumbleHost *host,
+                                           struct TumbleContact *contacts,
+                                           size_t capacity,
+                                           size_t *count);
+
+// The contact force (`dim` numbers per body) and torque about its centre (2D: 1 number per
+// body; 3D: 3) of every body from the last contacts, into `forces` and `torques` (room for
+// `capacity` bodies each; either may be null); `*count` is the number of bodies.
+//
+// # Safety
+// `host` must be a pointer this library returned; non-null outputs must have room for
+// `capacity` bodies; `count` must be writable.
+enum TumbleStatus tumble_host_forces(struct TumbleHost *host,
+                                     double *forces,
+                                     double *torques,
+                                     size_t capacity,
+                                     size_t *count);
+
+// The contact loads on the mesh's nodes from the last contacts, into `loads` (`num_nodes × dim`
+// numbers, `num_nodes` the mesh's node count): each contact's force spread over the nodes near
+// it, so that the loads on a body's boundary nodes sum to its force and their moments to its
+// torque; the walls' nodes take the reactions; zero elsewhere.
+//
+// # Safety
+// `host` must be a pointer this library returned, `loads` have room for `num_nodes × dim`
+// numbers.
+enum TumbleStatus tumble_host_node_loads(const struct TumbleHost *host,
+                                         double *loads,
+                                         size_t num_nodes);
+
+// The message of the last failed call on `host` (empty if none), valid until the next; never
+// null.
+//
+// # Safety
+// `host` must be null or a pointer this library returned.
+const char *tumble_host_error(const struct TumbleHost *host);
+
 // Reads a Gmsh `.msh` file (format 2.2 or 4.1, ASCII or binary) of triangles or tetrahedra;
 // its physical groups become the tags (`$PhysicalNames` their names). On success `*out` is a
 // new mesh handle.
@@ -226,6 +348,22 @@ enum TumbleStatus tumble_mesh_box(uint32_t dim,
                                   const double *upper,
                                   const uint32_t *cells,
                                   struct TumbleMesh **out);
+
+// A disk (2D) or ball (3D) with disks or balls in it, meshed conformingly at element size `h`
+// by the library's generator: `num_spheres` spheres of `centres` (`num_spheres × dim` numbers)
+// and `radii`, the last the outer one. Sphere `k`'s facets are tagged `k + 1` and named
+// `body<k>` (the last `wall`); the inner spheres' insides are meshed too. The spheres must lie
+// apart and inside the last with a gap of at least one element. A host mesh for trying the
+// host-mesh mode.
+//
+// # Safety
+// `centres` must hold `num_spheres × dim` numbers, `radii` `num_spheres`, `out` be writable.
+enum TumbleStatus tumble_mesh_balls(uint32_t dim,
+                                    const double *centres,
+                                    const double *radii,
+                                    size_t num_spheres,
+                                    double h,
+                                    struct TumbleMesh **out);
 
 // A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
 // node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`

@@ -148,3 +148,53 @@ fn a_moved_mesh_is_the_mesh_built_again() {
     let e = mesh.with_points(bad).unwrap_err().to_string();
     assert!(e.contains("not positive"), "{e}");
 }
+
+/// A host-mesh contact through `dynamic` on `threads` threads: the flat contacts, forces, torques
+/// and node loads of three spheres (radius 0.2) in the unit circle or ball, two at gap `g` and one
+/// at `g` from the wall (`g` one lattice step, which the generator needs), with the `patches` law,
+/// as bits.
+fn host_bits(dim: usize, threads: Option<usize>) -> Vec<u64> {
+    use tumble::contact::Law;
+    use tumble::dynamic::{HostContact, HostOptions};
+    let (h, g, range) = if dim == 2 {
+        (0.02, 0.02, 0.04)
+    } else {
+        (0.06, 0.07, 0.1)
+    };
+    let mut centres = vec![0.0; 4 * dim];
+    centres[0] = -0.2 - g / 2.0;
+    centres[dim] = 0.2 + g / 2.0;
+    centres[3 * dim - 1] = -(1.0 - 0.2 - g);
+    let mesh = Mesh::balls(dim, &centres, &[0.2, 0.2, 0.2, 1.0], h).unwrap();
+    let options = HostOptions {
+        law: Law::Patches,
+        threads,
+        ..HostOptions::new(range, 1e-4)
+    };
+    let mut host = HostContact::new(&mesh, &[1, 2, 3], &[4], &options).unwrap();
+    let found = host.find_contacts(&mesh, &centres[..3 * dim]).unwrap();
+    let contacts = host.contacts();
+    assert_eq!(found, 2, "{contacts:?}");
+    assert_eq!((contacts.i, contacts.j), (vec![0, 2], vec![1, tumble::contact::WALL]));
+    let (forces, torques) = host.forces().unwrap();
+    let loads = host.node_loads().unwrap();
+    // The loads balance: the walls take the reaction of the third sphere's force.
+    for a in 0..dim {
+        let sum: f64 = loads.iter().skip(a).step_by(dim).sum();
+        assert!(sum.abs() < 1e-12 * forces[2 * dim + dim - 1].abs(), "{sum}");
+    }
+    [contacts.gap, contacts.point_i, contacts.normal, forces, torques, loads]
+        .concat()
+        .iter()
+        .map(|x| x.to_bits())
+        .collect()
+}
+
+#[test]
+fn a_host_contact_gives_the_same_bits_on_one_or_two_threads_in_2d_and_3d() {
+    for dim in [2, 3] {
+        let one = host_bits(dim, Some(1));
+        assert_eq!(one, host_bits(dim, Some(2)), "{dim}D");
+        assert_eq!(one, host_bits(dim, None), "{dim}D");
+    }
+}

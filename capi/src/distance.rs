@@ -3,7 +3,7 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
 use tumble::dynamic::{Distance, DistanceOptions};
 
@@ -156,9 +156,7 @@ pub unsafe extern "C" fn tumble_distance_at(
 ) -> TumbleStatus {
     handle::guard_on(field, "field", |h| {
         let d = h.field.mesh().dim();
-        let n = num_points
-            .checked_mul(d)
-            .ok_or_else(|| Failure::argument("num_points", "overflows"))?;
+        let n = count(num_points, d, "num_points")?;
         let points = slice(points, n, "points")?;
         let values = slice_mut(values, num_points, "values")?;
         Ok(h.field.at(points, values)?)

@@ -3,7 +3,8 @@
 //! from this crate by cbindgen (`capi/cbindgen.toml`; `tests/header.rs` checks that it matches).
 //!
 //! The conventions, the same for every call:
-//! - objects are opaque handles (`TumbleMesh *`, `TumbleDistance *`, `TumbleWorld *`) made by a `*_new` or
+//! - objects are opaque handles (`TumbleMesh *`, `TumbleDistance *`, `TumbleWorld *`,
+//!   `TumbleHost *`) made by a `*_new` or
 //!   `*_read_*` call and released by the matching `*_free`; a handle that was freed, or of the
 //!   wrong kind, is detected and refused (`TUMBLE_STATUS_INVALID_HANDLE`) as long as its address
 //!   was not reused by a newer handle;
@@ -19,12 +20,14 @@
 
 mod distance;
 mod handle;
+mod host;
 mod mesh;
 mod status;
 mod world;
 
 // Every public item of these modules is part of the ABI.
 pub use distance::*;
+pub use host::*;
 pub use mesh::*;
 pub use status::{tumble_last_error, TumbleStatus};
 pub use world::*;

@@ -2,7 +2,7 @@
 //! run time.
 
 use crate::handle::{self, Handle};
-use crate::status::{copy_out, guard, put, slice, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_out, count, guard, put, slice, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::{c_char, CStr};
 use tumble::dynamic::Mesh;
 
@@ -83,10 +83,6 @@ pub unsafe extern "C" fn tumble_mesh_new(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        let count = |n: usize, per: usize, name: &str| {
-            n.checked_mul(per)
-                .ok_or_else(|| Failure::argument(name, format!("count {n} × {per} overflows")))
-        };
         let d = dim as usize;
         if d != 2 && d != 3 {
             return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
@@ -141,6 +137,36 @@ pub unsafe extern "C" fn tumble_mesh_box(
     })
 }
 
+/// A disk (2D) or ball (3D) with disks or balls in it, meshed conformingly at element size `h`
+/// by the library's generator: `num_spheres` spheres of `centres` (`num_spheres × dim` numbers)
+/// and `radii`, the last the outer one. Sphere `k`'s facets are tagged `k + 1` and named
+/// `body<k>` (the last `wall`); the inner spheres' insides are meshed too. The spheres must lie
+/// apart and inside the last with a gap of at least one element. A host mesh for trying the
+/// host-mesh mode.
+///
+/// # Safety
+/// `centres` must hold `num_spheres × dim` numbers, `radii` `num_spheres`, `out` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_balls(
+    dim: u32,
+    centres: *const f64,
+    radii: *const f64,
+    num_spheres: usize,
+    h: f64,
+    out: *mut *mut TumbleMesh,
+) -> TumbleStatus {
+    guard(None, || {
+        put(out, std::ptr::null_mut(), "out")?;
+        let d = dim as usize;
+        if d != 2 && d != 3 {
+            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let centres = slice(centres, count(num_spheres, d, "num_spheres")?, "centres")?;
+        let radii = slice(radii, num_spheres, "radii")?;
+        register(Mesh::balls(d, centres, radii, h)?, out)
+    })
+}
+
 /// A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
 /// node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`
 /// (the topology is kept). A cell the move inverted is `TUMBLE_STATUS_FAILED` naming it.
@@ -157,9 +183,7 @@ pub unsafe extern "C" fn tumble_mesh_with_points(
 ) -> TumbleStatus {
     handle::guard_on(mesh, "mesh", |m| {
         put(out, std::ptr::null_mut(), "out")?;
-        let n = num_points
-            .checked_mul(m.mesh.dim())
-            .ok_or_else(|| Failure::argument("num_points", "overflows"))?;
+        let n = count(num_points, m.mesh.dim(), "num_points")?;
         let moved = m.mesh.with_points(slice(points, n, "points")?)?;
         register(moved, out)
     })

@@ -208,3 +208,10 @@ pub(crate) unsafe fn copy_out<T: Copy>(
 pub extern "C" fn tumble_last_error() -> *const c_char {
     LAST_ERROR.with(|last| last.borrow().as_ptr())
 }
+
+/// `n × per`, the length of an array of `n` items of `per` numbers, or an error naming the count
+/// `name` if it overflows.
+pub(crate) fn count(n: usize, per: usize, name: &str) -> Result<usize, Failure> {
+    n.checked_mul(per)
+        .ok_or_else(|| Failure::argument(name, format!("count {n} × {per} overflows")))
+}

@@ -4,7 +4,7 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{copy_out, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::c_char;
 use tumble::contact::Law;
 use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
@@ -19,6 +19,15 @@ pub enum TumbleLaw {
     Glowinski = 1,
     /// Glowinski's law once per connected patch of contact (non-convex bodies).
     Patches = 2,
+}
+
+/// The library's law for `law`.
+pub(crate) fn law(law: TumbleLaw) -> Law {
+    match law {
+        TumbleLaw::Spec => Law::Spec,
+        TumbleLaw::Glowinski => Law::Glowinski,
+        TumbleLaw::Patches => Law::Patches,
+    }
 }
 
 /// A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
@@ -151,11 +160,7 @@ pub unsafe extern "C" fn tumble_world_new(
             gravity: given.gravity[..d].to_vec(),
             drag_linear: given.drag_linear,
             drag_angular: given.drag_angular,
-            law: match given.law {
-                TumbleLaw::Spec => Law::Spec,
-                TumbleLaw::Glowinski => Law::Glowinski,
-                TumbleLaw::Patches => Law::Patches,
-            },
+            law: law(given.law),
             range: given.range,
             stiffness: given.stiffness,
             wall_stiffness: (!given.wall_stiffness.is_nan()).then_some(given.wall_stiffness),
@@ -276,9 +281,7 @@ pub unsafe extern "C" fn tumble_world_add_polygon(
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
         let d = h.world.dim();
-        let n = num_vertices
-            .checked_mul(2)
-            .ok_or_else(|| Failure::argument("num_vertices", "overflows"))?;
+        let n = count(num_vertices, 2, "num_vertices")?;
         let vertices = require(vertices, n, "vertices")?;
         let (position, orientation) = placement(d, position, orientation)?;
         let added = h.world.add_polygon(vertices, density, position, orientation)?;
@@ -306,9 +309,7 @@ pub unsafe extern "C" fn tumble_world_add_spheres(
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
         let d = h.world.dim();
-        let n = num_spheres
-            .checked_mul(d)
-            .ok_or_else(|| Failure::argument("num_spheres", "overflows"))?;
+        let n = count(num_spheres, d, "num_spheres")?;
         let centres = require(centres, n, "centres")?;
         let radii = require(radii, num_spheres, "radii")?;
         let (position, orientation) = placement(d, position, orientation)?;

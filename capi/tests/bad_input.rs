@@ -510,3 +510,139 @@ fn a_moved_mesh_through_the_abi() {
         }
     }
 }
+
+#[test]
+fn bad_host_contacts_are_refused() {
+    unsafe {
+        // Two disks of radius 0.2 in the unit circle, 0.02 apart: tags 1, 2 and the wall 3.
+        let centres = [-0.21, 0.0, 0.21, 0.0, 0.0, 0.0];
+        let (radii, mut mesh) = ([0.2, 0.2, 1.0], null_mut());
+        assert_eq!(
+            tumble_mesh_balls(2, centres.as_ptr(), radii.as_ptr(), 3, 0.02, &mut mesh),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        let mut options = tumble_host_options_default();
+        let (bodies, walls) = ([1, 2], [3]);
+        let mut host = null_mut();
+        // range and stiffness left NaN.
+        assert_eq!(
+            tumble_host_new(mesh, bodies.as_ptr(), 2, walls.as_ptr(), 1, &options, &mut host),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("range"), "{}", last());
+        assert!(host.is_null());
+        options.range = 0.03;
+        options.stiffness = 1e-4;
+        for (tags, message) in [
+            ([1, 7], "body_tags: the mesh has no facet tagged 7"),
+            ([1, 1], "body 1: tag 1 is also body 0's"),
+            ([1, 3], "body 1: tag 3 is also a wall tag"),
+        ] {
+            let status = tumble_host_new(mesh, tags.as_ptr(), 2, walls.as_ptr(), 1, &options, &mut host);
+            assert_eq!(status, TumbleStatus::InvalidArgument, "{tags:?}");
+            assert!(last().contains(message), "{}", last());
+        }
+        assert_eq!(
+            tumble_host_new(mesh, null(), 2, walls.as_ptr(), 1, &options, &mut host),
+            TumbleStatus::NullPointer
+        );
+        assert_eq!(
+            tumble_host_new(mesh, bodies.as_ptr(), 2, walls.as_ptr(), 1, null(), &mut host),
+            TumbleStatus::NullPointer
+        );
+        assert_eq!(
+            tumble_host_new(mesh, bodies.as_ptr(), 2, walls.as_ptr(), 1, &options, &mut host),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        let mut count = 0;
+        // One centre for two bodies, a NaN, a null, a mesh of other sizes.
+        assert_eq!(
+            tumble_host_find_contacts(host, mesh, centres.as_ptr(), 1, &mut count),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("centres: has 2 numbers, expected 4"), "{}", last());
+        let nan = [-0.21, 0.0, f64::NAN, 0.0];
+        assert_eq!(
+            tumble_host_find_contacts(host, mesh, nan.as_ptr(), 2, &mut count),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("centres: component 2 is NaN"), "{}", last());
+        assert_eq!(
+            tumble_host_find_contacts(host, mesh, null(), 2, &mut count),
+            TumbleStatus::NullPointer
+        );
+        let (mut other, lower, upper, cells) = (null_mut(), [0.0, 0.0], [1.0, 1.0], [4u32, 4]);
+        assert_eq!(
+            tumble_mesh_box(2, lower.as_ptr(), upper.as_ptr(), cells.as_ptr(), &mut other),
+            TumbleStatus::Ok
+        );
+        assert_eq!(
+            tumble_host_find_contacts(host, other, centres.as_ptr(), 2, &mut count),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("but the contact was made for"), "{}", last());
+        let host_error = CStr::from_ptr(tumble_host_error(host)).to_string_lossy().into_owned();
+        assert!(host_error.contains("contact was made for"), "{host_error}");
+        // The good call: the pair at gap 0.02, and its contact in a buffer of the right size only.
+        assert_eq!(
+            tumble_host_find_contacts(host, mesh, centres.as_ptr(), 2, &mut count),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        assert_eq!(count, 1);
+        let mut contacts = [TumbleContact {
+            i: 0,
+            j: 0,
+            gap: 0.0,
+            point_i: [0.0; 3],
+            point_j: [0.0; 3],
+            normal: [0.0; 3],
+        }; 1];
+        assert_eq!(
+            tumble_host_get_contacts(host, contacts.as_mut_ptr(), 0, &mut count),
+            TumbleStatus::BufferTooSmall
+        );
+        assert_eq!(
+            tumble_host_get_contacts(host, contacts.as_mut_ptr(), 1, &mut count),
+            TumbleStatus::Ok
+        );
+        assert_eq!((contacts[0].i, contacts[0].j), (0, 1));
+        // Measured from the nodes: within (s/2)² (1/r_i + 1/r_j)/2 = 4.4e-4 of the exact gap
+        // (lattice step s = 0.0187).
+        assert!((contacts[0].gap - 0.02).abs() < 5e-4, "{}", contacts[0].gap);
+        let mut loads = vec![0.0; 4];
+        assert_eq!(
+            tumble_host_node_loads(host, loads.as_mut_ptr(), 2),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().contains("num_nodes: is 2, the mesh has"), "{}", last());
+        let mut forces = [0.0; 2];
+        assert_eq!(
+            tumble_host_forces(host, forces.as_mut_ptr(), null_mut(), 1, &mut count),
+            TumbleStatus::BufferTooSmall
+        );
+        // Freed: the handle is refused, not read.
+        assert_eq!(tumble_host_free(host), TumbleStatus::Ok);
+        assert_eq!(
+            tumble_host_find_contacts(host, mesh, centres.as_ptr(), 2, &mut count),
+            TumbleStatus::InvalidHandle
+        );
+        assert!(last().contains("not a live host contact handle"), "{}", last());
+        assert_eq!(
+            tumble_host_find_contacts(mesh.cast(), mesh, centres.as_ptr(), 2, &mut count),
+            TumbleStatus::InvalidHandle
+        );
+        assert!(
+            last().contains("is a mesh handle, expected a host contact"),
+            "{}",
+            last()
+        );
+        tumble_mesh_free(other);
+        tumble_mesh_free(mesh);
+    }
+}

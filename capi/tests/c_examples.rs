@@ -209,3 +209,71 @@ fn an_installed_library_builds_a_program_through_pkg_config() {
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(number(&out, "at rest", "speed") < 1e-6, "{out}");
 }
+
+#[test]
+fn the_c_host_contact_example_gets_the_rust_forces_bit_for_bit() {
+    use tumble::broad::sets::method;
+    use tumble::contact::{ContactModel, HostContact, Law};
+    use tumble::math::{Point, Vector};
+    use tumble::mesh::generate::{ball, Sphere};
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = build_and_run(&compiler, &["-std=c99"], "examples/c/host_contact.c", "c_host_contact");
+
+    // The same three disks and container through the library's own generic API.
+    let r = 0.125;
+    let centres = [
+        Point::<2>::new(-0.3, 0.1),
+        Point::<2>::new(-0.3 + 2.0 * r + 0.01, 0.1),
+        Point::<2>::new(0.0, -(1.0 - r - 0.012)),
+    ];
+    let mut spheres: Vec<Sphere<2>> = centres
+        .iter()
+        .enumerate()
+        .map(|(k, c)| Sphere::new(*c, r, &format!("body{k}")))
+        .collect();
+    spheres.push(Sphere::new(Point::<2>::zeros(), 1.0, "wall"));
+    let mesh = ball::<2>(&spheres, false, 0.01).unwrap();
+    let model = ContactModel {
+        law: Law::Glowinski,
+        range: 0.03,
+        stiffness: 1e-6,
+        wall_stiffness: 1e-6,
+    };
+    let mut host = HostContact::from_markers(model, &mesh, &[1, 2, 3], &[4], method::<2>("auto").unwrap()).unwrap();
+    assert_eq!(host.contacts(&mesh, &centres).unwrap().len(), 2);
+    let (mut force, mut torque) = (vec![Vector::<2>::zeros(); 3], vec![0.0; 3]);
+    host.forces(&mut force, &mut torque).unwrap();
+
+    assert!(out.contains("step 0 contact body 0 - body 1: gap 0.0100"), "{out}");
+    assert!(out.contains("step 0 contact body 2 - wall: gap 0.0120"), "{out}");
+    for k in 0..3 {
+        let line = |step: usize| {
+            let prefix = format!("step {step} force {k}:");
+            values(out.lines().find(|l| l.starts_with(&prefix)).unwrap_or(""))
+        };
+        let (c, moved) = (line(0), line(1));
+        let rust = [force[k].x, force[k].y, torque[k]];
+        assert_eq!(c.len(), 4, "{out}");
+        for (a, b) in c[1..].iter().zip(&rust) {
+            assert_eq!(a.to_bits(), b.to_bits(), "body {k}: {a:e} from C, {b:e} from Rust");
+        }
+        // The translated mesh: the same forces but for rounding.
+        for (a, b) in moved[1..].iter().zip(&rust) {
+            assert!(
+                (a - b).abs() <= 1e-9 * force[0].norm(),
+                "body {k} moved: {a:e} against {b:e}"
+            );
+        }
+    }
+    // The walls take the reactions: the node loads sum to zero.
+    for step in ["step 0 loads", "step 1 loads"] {
+        assert!(number(&out, step, "loads:") > 10.0, "{out}");
+        let sum = values(out.lines().find(|l| l.starts_with(step)).unwrap());
+        assert!(
+            sum[sum.len() - 2..].iter().all(|s| s.abs() < 1e-9 * force[0].norm()),
+            "{out}"
+        );
+    }
+    assert_eq!(number(&out, "bad tag", "status"), 2.0, "{out}");
+    assert!(out.contains("body_tags: the mesh has no facet tagged 9"), "{out}");
+}

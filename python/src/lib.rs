@@ -96,6 +96,20 @@ impl Mesh {
             .map_err(raise)
     }
 
+    /// A disk or ball (the last of `centres` `(n, dim)` and `radii` `(n,)`) with disks or balls
+    /// in it, meshed conformingly at element size `h`: sphere k's facets tagged k + 1 and named
+    /// `body<k>` (the last `wall`), the inner ones' insides meshed too. A host mesh for trying
+    /// `HostContact`.
+    #[staticmethod]
+    fn balls(py: Python<'_>, centres: PyReadonlyArray2<'_, f64>, radii: Vec<f64>, h: f64) -> PyResult<Self> {
+        let dim = centres.shape()[1];
+        let flat = flat_points(&centres, dim, "centres")?;
+        let flat: &[f64] = &flat;
+        py.detach(|| dynamic::Mesh::balls(dim, flat, &radii, h))
+            .map(Mesh)
+            .map_err(raise)
+    }
+
     /// 2 or 3.
     #[getter]
     fn dim(&self) -> usize {
@@ -389,14 +403,7 @@ impl World {
         let dim = self.0.dim();
         let world = &mut self.0;
         let (forces, torques) = py.detach(|| world.contact_forces()).map_err(raise)?;
-        let n = forces.len() / dim;
-        let forces = forces.into_pyarray(py).reshape([n, dim])?;
-        let torques = if dim == 2 {
-            torques.into_pyarray(py).into_any()
-        } else {
-            torques.into_pyarray(py).reshape([n, 3])?.into_any()
-        };
-        Ok((forces, torques))
+        pair(py, dim, forces, torques)
     }
 
     /// The world's state between two steps as bytes; `restore` continues from them, bit for bit.
@@ -442,6 +449,123 @@ impl World {
     }
 }
 
+/// Contact on a host code's own mesh: the bodies are tagged facets of a mesh that follows them.
+#[pyclass(module = "tumble")]
+struct HostContact(dynamic::HostContact);
+
+#[pymethods]
+impl HostContact {
+    /// Bodies whose boundaries are the facets of `mesh` tagged `body_tags` (one tag per body)
+    /// and walls tagged `wall_tags`. `range` is ρ, `stiffness` ε, `wall_stiffness` ε_W (None:
+    /// `stiffness`), `law` one of "spec", "glowinski", "patches" (every patch of contact);
+    /// `threads` the threads of a pool of its own (None: every core).
+    #[new]
+    #[pyo3(signature = (mesh, body_tags, range, stiffness, wall_tags = Vec::new(), law = "glowinski", wall_stiffness = None, threads = None))]
+    fn new(
+        py: Python<'_>,
+        mesh: &Mesh,
+        body_tags: Vec<i32>,
+        range: f64,
+        stiffness: f64,
+        wall_tags: Vec<i32>,
+        law: &str,
+        wall_stiffness: Option<f64>,
+        threads: Option<usize>,
+    ) -> PyResult<Self> {
+        let options = dynamic::HostOptions {
+            law: self::law(law)?,
+            range,
+            stiffness,
+            wall_stiffness,
+            threads,
+        };
+        let mesh = &mesh.0;
+        py.detach(|| dynamic::HostContact::new(mesh, &body_tags, &wall_tags, &options))
+            .map(HostContact)
+            .map_err(raise)
+    }
+
+    /// 2 or 3.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.0.dim()
+    }
+
+    /// The number of bodies.
+    #[getter]
+    fn num_bodies(&self) -> usize {
+        self.0.num_bodies()
+    }
+
+    /// Finds the contacts on `mesh` (the one given, or the same cells moved by `with_points`)
+    /// with the bodies' centres of mass at `centres` `(n, dim)`; their number.
+    fn find_contacts(&mut self, py: Python<'_>, mesh: &Mesh, centres: PyReadonlyArray2<'_, f64>) -> PyResult<usize> {
+        let flat = flat_points(&centres, self.0.dim(), "centres")?;
+        let flat: &[f64] = &flat;
+        let (host, mesh) = (&mut self.0, &mesh.0);
+        py.detach(|| host.find_contacts(mesh, flat)).map_err(raise)
+    }
+
+    /// The last contacts found, as arrays: `i` and `j` `(k,)` (the bodies; `j` is -1 for the
+    /// walls), `gap` `(k,)`, `point_i`, `point_j` and `normal` `(k, dim)` (the normal points
+    /// from `j` towards `i`).
+    fn contacts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let c = self.0.contacts();
+        let dim = self.0.dim();
+        let n = c.gap.len();
+        let body = |b: &u32| if *b == tumble::contact::WALL { -1 } else { *b as i64 };
+        let out = pyo3::types::PyDict::new(py);
+        out.set_item("i", c.i.iter().map(body).collect::<Vec<i64>>().into_pyarray(py))?;
+        out.set_item("j", c.j.iter().map(body).collect::<Vec<i64>>().into_pyarray(py))?;
+        out.set_item("gap", c.gap.into_pyarray(py))?;
+        out.set_item("point_i", c.point_i.into_pyarray(py).reshape([n, dim])?)?;
+        out.set_item("point_j", c.point_j.into_pyarray(py).reshape([n, dim])?)?;
+        out.set_item("normal", c.normal.into_pyarray(py).reshape([n, dim])?)?;
+        Ok(out)
+    }
+
+    /// The contact forces `(n, dim)` and torques about the centres (2D: `(n,)`; 3D: `(n, 3)`) of
+    /// the last contacts.
+    #[allow(clippy::type_complexity)]
+    fn forces<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyAny>)> {
+        let dim = self.0.dim();
+        let (forces, torques) = self.0.forces().map_err(raise)?;
+        pair(py, dim, forces, torques)
+    }
+
+    /// The contact loads on the mesh's nodes `(N, dim)`: each contact's force spread over the
+    /// nodes near it, so that the loads on a body's nodes sum to its force and their moments to
+    /// its torque; the walls' nodes take the reactions.
+    fn node_loads<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let dim = self.0.dim();
+        let loads = self.0.node_loads().map_err(raise)?;
+        let n = loads.len() / dim;
+        loads.into_pyarray(py).reshape([n, dim])
+    }
+
+    fn __repr__(&self) -> String {
+        format!("HostContact({}D, {} bodies)", self.0.dim(), self.0.num_bodies())
+    }
+}
+
+/// Forces `(n, dim)` and torques (2D: `(n,)`; 3D: `(n, 3)`) as NumPy arrays.
+#[allow(clippy::type_complexity)]
+fn pair<'py>(
+    py: Python<'py>,
+    dim: usize,
+    forces: Vec<f64>,
+    torques: Vec<f64>,
+) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyAny>)> {
+    let n = forces.len() / dim;
+    let forces = forces.into_pyarray(py).reshape([n, dim])?;
+    let torques = if dim == 2 {
+        torques.into_pyarray(py).into_any()
+    } else {
+        torques.into_pyarray(py).reshape([n, 3])?.into_any()
+    };
+    Ok((forces, torques))
+}
+
 /// Runs the case file `case` into the directory `out` (built and stepped to its end, quietly,
 /// the GIL released); its `summary.json` as a JSON string.
 #[pyfunction]
@@ -460,6 +584,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Mesh>()?;
     m.add_class::<DistanceField>()?;
     m.add_class::<World>()?;
+    m.add_class::<HostContact>()?;
     m.add_function(wrap_pyfunction!(run_case, m)?)?;
     m.add("TumbleError", m.py().get_type::<TumbleError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

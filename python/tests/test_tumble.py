@@ -260,3 +260,70 @@ def test_a_moved_mesh_is_the_mesh_built_at_the_new_points():
         mesh.with_points(inverted)
     with pytest.raises(ValueError, match="points: has shape"):
         mesh.with_points(points[:10, :1])
+
+
+def three_disks():
+    """Three disks of radius 0.125 in the unit circle: two 0.01 apart, one 0.012 above the wall."""
+    r = 0.125
+    centres = np.array([[-0.3, 0.1], [-0.3 + 2 * r + 0.01, 0.1], [0.0, -(1 - r - 0.012)]])
+    mesh = tumble.Mesh.balls(np.vstack([centres, [[0.0, 0.0]]]), [r, r, r, 1.0], 0.01)
+    return r, centres, mesh
+
+
+def test_host_contact_forces_follow_glowinskis_law_and_the_node_loads_balance():
+    r, centres, mesh = three_disks()
+    rho, eps = 0.03, 1e-6
+    host = tumble.HostContact(mesh, [1, 2, 3], range=rho, stiffness=eps, wall_tags=[4], threads=1)
+    assert (host.dim, host.num_bodies) == (2, 3)
+    assert host.find_contacts(mesh, centres) == 2
+    c = host.contacts()
+    assert list(c["i"]) == [0, 2] and list(c["j"]) == [1, -1]
+    # The gaps are measured from the nodes: within (h/2)²/r of the exact ones.
+    assert abs(c["gap"][0] - 0.01) < 1e-4 and abs(c["gap"][1] - 0.012) < 1e-4
+    forces, torques = host.forces()
+    # Glowinski's law: (ρ − d)² (R_i + R_j + d)/ε between disks, (ρ − d)² 2 (R + d)/ε_W at the
+    # wall, along the contact's normal.
+    d = c["gap"]
+    pair = (rho - d[0]) ** 2 * (2 * r + d[0]) / eps
+    wall = (rho - d[1]) ** 2 * 2 * (r + d[1]) / eps
+    np.testing.assert_allclose(forces[0], pair * c["normal"][0], rtol=1e-9)
+    np.testing.assert_allclose(forces[1], -pair * c["normal"][0], rtol=1e-9)
+    np.testing.assert_allclose(forces[2], wall * c["normal"][1], rtol=1e-9)
+    assert forces[0][0] < 0 and forces[2][1] > 0 and np.abs(torques).max() < 1e-3 * pair * r
+    loads = host.node_loads()
+    assert loads.shape == mesh.points.shape
+    for k in range(3):
+        on_body = np.abs(np.hypot(*(mesh.points - centres[k]).T) - r) < 1e-9
+        np.testing.assert_allclose(loads[on_body].sum(axis=0), forces[k], rtol=1e-12, atol=1e-12 * pair)
+    # The walls take the reaction: the loads sum to zero.
+    assert np.abs(loads.sum(axis=0)).max() < 1e-12 * pair
+
+    # The host moves its mesh (a translation here): the same contacts and forces.
+    shift = np.array([0.5, 0.25])
+    moved = mesh.with_points(mesh.points + shift)
+    assert host.find_contacts(moved, centres + shift) == 2
+    again, _ = host.forces()
+    np.testing.assert_allclose(again, forces, rtol=1e-9, atol=1e-9 * pair)
+
+
+def test_host_contact_refuses_bad_input_with_its_name():
+    r, centres, mesh = three_disks()
+    with pytest.raises(ValueError, match="body_tags: the mesh has no facet tagged 9"):
+        tumble.HostContact(mesh, [1, 2, 9], range=0.03, stiffness=1e-6)
+    with pytest.raises(ValueError, match="body 1: tag 1 is also body 0"):
+        tumble.HostContact(mesh, [1, 1], range=0.03, stiffness=1e-6)
+    with pytest.raises(ValueError, match="range"):
+        tumble.HostContact(mesh, [1], range=-1.0, stiffness=1e-6)
+    with pytest.raises(ValueError, match="law"):
+        tumble.HostContact(mesh, [1], range=0.03, stiffness=1e-6, law="sticky")
+    host = tumble.HostContact(mesh, [1, 2, 3], range=0.03, stiffness=1e-6, wall_tags=[4])
+    with pytest.raises(ValueError, match="centres"):
+        host.find_contacts(mesh, centres[:2])
+    bad = centres.copy()
+    bad[1, 0] = np.nan
+    with pytest.raises(ValueError, match="centres: component 2 is NaN"):
+        host.find_contacts(mesh, bad)
+    with pytest.raises(ValueError, match="mesh"):
+        host.find_contacts(tumble.Mesh.box_([0, 0], [1, 1], [4, 4]), centres)
+    with pytest.raises(ValueError, match="radii"):
+        tumble.Mesh.balls(np.array([[0.0, 0.0], [0.0, 0.0]]), [0.5, 0.52], 0.1)

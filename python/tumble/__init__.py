@@ -4,6 +4,7 @@ and the walls through them.
 Mesh            a triangle (2D) or tetrahedral (3D) mesh with tagged facets
 DistanceField   the narrow-band signed distance to some tagged facets
 World           bodies, walls, gravity and contact (no fluid)
+HostContact     contacts, forces and node loads on a host code's own mesh (the host-mesh mode)
 TumbleError     raised when the library refuses the input or the state (ValueError for a
                 wrong argument)
 run             runs a case file as `tumble run` does; its summary and the bodies' history
@@ -18,9 +19,9 @@ from typing import Dict, Optional, Union
 
 import numpy as np
 
-from ._native import DistanceField, Mesh, TumbleError, World, __version__, run_case
+from ._native import DistanceField, HostContact, Mesh, TumbleError, World, __version__, run_case
 
-__all__ = ["DistanceField", "Mesh", "TumbleError", "World", "__version__", "run"]
+__all__ = ["DistanceField", "HostContact", "Mesh", "TumbleError", "World", "__version__", "run"]
 
 
 def run(case: Union[str, "os.PathLike[str]"], out: Optional[Union[str, "os.PathLike[str]"]] = None) -> dict:

@@ -1,7 +1,7 @@
 """Type stubs of tumble's compiled module."""
 
 from os import PathLike
-from typing import Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,11 @@ class Mesh:
     def box_(lower: Sequence[float], upper: Sequence[float], cells: Sequence[int]) -> "Mesh":
         """The box [lower, upper] in cells[a] intervals per axis, faces tagged 1..2 dim (xmin,
         xmax, ymin, ymax, zmin, zmax)."""
+    @staticmethod
+    def balls(centres: npt.NDArray[np.float64], radii: Sequence[float], h: float) -> "Mesh":
+        """A disk or ball (the last of `(n, dim)` centres and `(n,)` radii) with disks or balls
+        in it, meshed conformingly at size `h`: sphere k's facets tagged k + 1 (`body<k>`, the
+        last `wall`), the inner ones' insides meshed too. A host mesh to try HostContact on."""
     @property
     def dim(self) -> int: ...
     @property
@@ -151,6 +156,41 @@ class World:
         """Continues from a state `save` gave, of a world with the same bodies."""
     def step(self, dt: float, steps: int = 1) -> None:
         """Advances the world by `steps` steps of `dt`."""
+
+class HostContact:
+    """Contact on a host code's own mesh: the bodies are tagged facets of a mesh that follows
+    them (the host-mesh mode)."""
+
+    def __init__(
+        self,
+        mesh: Mesh,
+        body_tags: Sequence[int],
+        range: float,
+        stiffness: float,
+        wall_tags: Sequence[int] = (),
+        law: str = "glowinski",
+        wall_stiffness: Optional[float] = None,
+        threads: Optional[int] = None,
+    ) -> None:
+        """Body k's boundary is the facets tagged `body_tags[k]`, the walls those tagged
+        `wall_tags`; `range` ρ, `stiffness` ε, `wall_stiffness` ε_W (None: ε); `law` one of
+        "spec", "glowinski", "patches" (every patch of contact); `threads` a pool of its own."""
+    @property
+    def dim(self) -> int: ...
+    @property
+    def num_bodies(self) -> int: ...
+    def find_contacts(self, mesh: Mesh, centres: npt.NDArray[np.float64]) -> int:
+        """Finds the contacts on `mesh` (the one given, or it moved by `with_points`) with the
+        bodies' centres of mass `(n, dim)`; their number."""
+    def contacts(self) -> Dict[str, npt.NDArray[Any]]:
+        """The last contacts: `i`, `j` `(k,)` int64 (`j` = -1 for the walls), `gap` `(k,)`,
+        `point_i`, `point_j`, `normal` `(k, dim)` (the normal from j towards i)."""
+    def forces(self) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The contact forces `(n, dim)` and torques about the centres (2D `(n,)`, 3D `(n, 3)`)."""
+    def node_loads(self) -> npt.NDArray[np.float64]:
+        """`(N, dim)` loads on the mesh's nodes: each contact's force spread over the nodes near
+        it; a body's nodes' loads sum to its force and their moments to its torque."""
+
 
 def run_case(case: str, out: str) -> str:
     """Runs a case file into `out`; its summary.json as a string (see `tumble.run`)."""

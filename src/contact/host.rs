@@ -186,6 +186,11 @@ impl<const D: usize> HostContact<D> {
         self.surfaces.len()
     }
 
+    /// The number of the host mesh's nodes (the length [`node_loads`](Self::node_loads) fills).
+    pub fn num_points(&self) -> usize {
+        self.sizes.0
+    }
+
     /// The contacts of the bodies, whose centres of mass are `centres`, on the host mesh as it is
     /// now (its nodes may have moved since the last call, see [`SimplexMesh::with_points`]; its
     /// cells and markers must be those given to [`from_markers`](Self::from_markers)). Pairs come

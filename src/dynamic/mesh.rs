@@ -2,7 +2,7 @@
 
 use super::error::{finite, Error};
 use crate::math::Point;
-use crate::mesh::generate::axis_box;
+use crate::mesh::generate::{axis_box, ball, Sphere};
 use crate::mesh::gmsh::{self, AnyMesh};
 use crate::mesh::{MeshParts, SimplexMesh};
 use std::collections::BTreeMap;
@@ -164,6 +164,45 @@ impl Mesh {
                 )
                 .map_err(Error::failed)?,
             )
+        };
+        Ok(Mesh(Arc::new(mesh)))
+    }
+
+    /// A disk (2D) or ball (3D) with disks or balls in it, meshed conformingly at element size
+    /// `h` by the library's generator: `centres` (`dim` numbers per sphere) and `radii`, the last
+    /// the outer sphere. Sphere `k`'s facets are tagged `k + 1` and named `body<k>`, the last
+    /// `wall`; the inner spheres' insides are meshed too (cell tag `k + 1`). The spheres must lie
+    /// apart and inside the last with a gap of at least one element: a host mesh for trying the
+    /// host-mesh mode.
+    pub fn balls(dim: usize, centres: &[f64], radii: &[f64], h: f64) -> Result<Self, Error> {
+        if dim != 2 && dim != 3 {
+            return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        if radii.is_empty() {
+            return Err(Error::argument("radii", "is empty: give at least the outer sphere"));
+        }
+        super::error::length("centres", centres, radii.len() * dim)?;
+        finite("centres", centres)?;
+        let name = |k: usize| {
+            if k + 1 == radii.len() {
+                "wall".to_string()
+            } else {
+                format!("body{k}")
+            }
+        };
+        fn spheres<const D: usize>(centres: &[f64], radii: &[f64], name: impl Fn(usize) -> String) -> Vec<Sphere<D>> {
+            centres
+                .chunks_exact(D)
+                .zip(radii)
+                .enumerate()
+                .map(|(k, (c, &r))| Sphere::new(Point::<D>::from_column_slice(c), r, &name(k)))
+                .collect()
+        }
+        let refused = |e: crate::mesh::MeshError| Error::argument("radii", e);
+        let mesh = if dim == 2 {
+            AnyMesh::D2(ball::<2>(&spheres::<2>(centres, radii, name), false, h).map_err(refused)?)
+        } else {
+            AnyMesh::D3(ball::<3>(&spheres::<3>(centres, radii, name), false, h).map_err(refused)?)
         };
         Ok(Mesh(Arc::new(mesh)))
     }

@@ -2,8 +2,9 @@
 //! the C ABI (`capi/`) and the Python module (`python/`) wrap these types, and a Rust host that
 //! reads its dimension from a file can use them too.
 //!
-//! [`Mesh`] (2D or 3D), [`Distance`] (a narrow-band distance field on it) and [`World`] (dry
-//! bodies, walls, gravity and contact) hold the generic types of [`crate::mesh`],
+//! [`Mesh`] (2D or 3D), [`Distance`] (a narrow-band distance field on it), [`World`] (dry
+//! bodies, walls, gravity and contact) and [`HostContact`] (contact on a host code's own mesh)
+//! hold the generic types of [`crate::mesh`],
 //! [`crate::fmm`] and [`crate::sim`] for `D = 2` or `3`; their arguments are flat slices
 //! (coordinates `x0, y0, (z0,) x1, …`) whose lengths are checked; every failure is one [`Error`]
 //! with an [`ErrorKind`] that says whose fault it is.
@@ -22,10 +23,12 @@
 
 mod distance;
 mod error;
+mod host;
 mod mesh;
 mod world;
 
 pub use distance::{Distance, DistanceOptions};
 pub use error::{Error, ErrorKind};
+pub use host::{Contacts, HostContact, HostOptions};
 pub use mesh::Mesh;
 pub use world::{rotation_sizes, BodyState, Primitive, World, WorldOptions};

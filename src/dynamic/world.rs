@@ -138,11 +138,57 @@ pub struct World {
 }
 
 /// Runs `work` on `pool`'s threads, or on the global pool's.
-fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+pub(super) fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
     match pool {
         Some(pool) => pool.install(work),
         None => work(),
     }
+}
+
+/// A pool of `threads` threads (`None`: none, rayon's global pool serves).
+pub(super) fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>, Error> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(Error::argument(
+            "threads",
+            "is 0, expected at least 1 (or none for every core)",
+        )),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(Some)
+            .map_err(|e| Error::failed(format!("a pool of {n} threads: {e}"))),
+    }
+}
+
+/// `x` if it is positive and finite, else an error naming `name`.
+pub(super) fn positive(name: &str, x: f64) -> Result<f64, Error> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::argument(name, format!("is {x}, expected a positive number")))
+    }
+}
+
+/// The contact parameters, checked: `range`, `stiffness` and `wall_stiffness` (`None`:
+/// `stiffness`) positive.
+pub(super) fn contact_model(
+    law: Law,
+    range: f64,
+    stiffness: f64,
+    wall_stiffness: Option<f64>,
+) -> Result<ContactModel, Error> {
+    let range = positive("range", range)?;
+    let stiffness = positive("stiffness", stiffness)?;
+    Ok(ContactModel {
+        law,
+        range,
+        stiffness,
+        wall_stiffness: match wall_stiffness {
+            Some(x) => positive("wall_stiffness", x)?,
+            None => stiffness,
+        },
+    })
 }
 
 /// Runs `$body` with `$w` the typed world (mutable) and `$d` its dimension.
@@ -213,21 +259,7 @@ impl World {
             (3, Some((AnyMesh::D3(m), t))) => Any::D3(Typed::new(options, Some((m.clone(), t.to_vec())))?),
             _ => return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3"))),
         };
-        let pool = match options.threads {
-            None => None,
-            Some(0) => {
-                return Err(Error::argument(
-                    "threads",
-                    "is 0, expected at least 1 (or none for every core)",
-                ))
-            }
-            Some(n) => Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .map_err(|e| Error::failed(format!("a pool of {n} threads: {e}")))?,
-            ),
-        };
+        let pool = thread_pool(options.threads)?;
         Ok(World { any, pool })
     }
 
@@ -492,13 +524,6 @@ where
     Dim<D>: Kinematics<D>,
 {
     fn new(options: &WorldOptions, domain: Option<(SimplexMesh<D>, Vec<i32>)>) -> Result<Self, Error> {
-        let positive = |name: &str, x: f64| {
-            if x.is_finite() && x > 0.0 {
-                Ok(x)
-            } else {
-                Err(Error::argument(name, format!("is {x}, expected a positive number")))
-            }
-        };
         let non_negative = |name: &str, x: f64| {
             if x.is_finite() && x >= 0.0 {
                 Ok(x)
@@ -506,17 +531,7 @@ where
                 Err(Error::argument(name, format!("is {x}, expected a number ≥ 0")))
             }
         };
-        let range = positive("range", options.range)?;
-        let stiffness = positive("stiffness", options.stiffness)?;
-        let model = ContactModel {
-            law: options.law,
-            range,
-            stiffness,
-            wall_stiffness: match options.wall_stiffness {
-                Some(x) => positive("wall_stiffness", x)?,
-                None => stiffness,
-            },
-        };
+        let model = contact_model(options.law, options.range, options.stiffness, options.wall_stiffness)?;
         length("gravity", &options.gravity, D)?;
         finite("gravity", &options.gravity)?;
         let drag = Drag {
