@@ -277,3 +277,42 @@ fn the_c_host_contact_example_gets_the_rust_forces_bit_for_bit() {
     assert_eq!(number(&out, "bad tag", "status"), 2.0, "{out}");
     assert!(out.contains("body_tags: the mesh has no facet tagged 9"), "{out}");
 }
+
+#[test]
+fn the_fortran_example_gets_the_c_examples_numbers_bit_for_bit() {
+    let fortran = std::env::var("FC").unwrap_or_else(|_| "gfortran".into());
+    // Fortran's module file goes to the test's own directory, not the repository.
+    let modules = env!("CARGO_TARGET_TMPDIR");
+    let out = build_and_run(
+        &fortran,
+        &["-std=f2008", "-J", modules],
+        "examples/fortran/ellipse_floor.f90",
+        "fortran_ellipse_floor",
+    );
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let c = build_and_run(
+        &cc,
+        &["-std=c99"],
+        "examples/c/ellipse_floor.c",
+        "c_ellipse_for_fortran",
+    );
+    let lines = |text: &str| -> Vec<Vec<f64>> { text.lines().filter(|l| l.starts_with("t ")).map(values).collect() };
+    let (f, c) = (lines(&out), lines(&c));
+    assert_eq!(f.len(), 5, "{out}");
+    for (a, b) in f.iter().zip(&c) {
+        assert_eq!(a.len(), 9, "{out}");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(a), bits(b), "Fortran {a:?}\nC {b:?}");
+    }
+    assert!(number(&out, "at rest", "tilt") < 0.1, "{out}");
+    assert!((number(&out, "at rest", "gap") - 0.015).abs() < 1e-3, "{out}");
+}
+
+#[test]
+fn the_c_walkthrough_prints_the_guides_output() {
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let out = build_and_run(&compiler, &["-std=c99"], "examples/c/walkthrough.c", "c_walkthrough");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let expected = std::fs::read_to_string(root.join("examples/walkthrough.out")).unwrap();
+    assert_eq!(out, expected);
+}

@@ -5,6 +5,7 @@ import csv
 import math
 import pathlib
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -327,3 +328,11 @@ def test_host_contact_refuses_bad_input_with_its_name():
         host.find_contacts(tumble.Mesh.box_([0, 0], [1, 1], [4, 4]), centres)
     with pytest.raises(ValueError, match="radii"):
         tumble.Mesh.balls(np.array([[0.0, 0.0], [0.0, 0.0]]), [0.5, 0.52], 0.1)
+
+
+def test_the_python_walkthrough_prints_the_guides_output():
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "python" / "walkthrough.py")],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    assert run.stdout == (ROOT / "examples" / "walkthrough.out").read_text()
