@@ -11,7 +11,7 @@
 //! with Python's `cbor2`), written whole (temporary file, then rename): a process killed while
 //! writing it leaves the previous one.
 //!
-//! A continued run ([`open`], [`Checkpoint::trim`]) rebuilds everything that follows from the case file (bodies'
+//! A continued run (`open`, `Checkpoint::trim`) rebuilds everything that follows from the case file (bodies'
 //! geometries and fields, the walls' field, the fluid's matrices and factors), restores the
 //! state, cuts `bodies.csv` back to the checkpoint's rows, removes the snapshots written after
 //! it and rewrites the series; its rows then follow bit for bit those of a run that was never

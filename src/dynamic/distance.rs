@@ -43,6 +43,23 @@ enum Field {
 }
 
 /// The distance to some tagged facets of a mesh, at its nodes; it keeps its mesh alive.
+///
+/// ```
+/// use tumble::dynamic::{Distance, DistanceOptions, Mesh};
+/// // A circle of radius 0.3 (tag 1) inside the unit circle (tag 2); the signed distance to the
+/// // small one within 0.2 of it.
+/// let mesh = Mesh::balls(2, &[0.0, 0.0, 0.0, 0.0], &[0.3, 1.0], 0.02)?;
+/// let options = DistanceOptions { max_distance: 0.2, ..DistanceOptions::default() };
+/// let field = Distance::new(&mesh, &[1], &options)?;
+/// let mut d = [0.0; 2];
+/// field.at(&[0.45, 0.0, 0.0, 0.2], &mut d)?;
+/// // Exact at the nodes to the mesh's chords of the circle (within h²/(8r) = 1.5e-4), linear
+/// // between them; negative inside.
+/// assert!((d[0] - 0.15).abs() < 5e-4 && (d[1] + 0.1).abs() < 5e-4);
+/// // The outer circle lies beyond the band: no node of it was reached.
+/// assert!(field.argmin(&[2]).is_none());
+/// # Ok::<(), tumble::dynamic::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Distance {
     field: Field,

@@ -13,6 +13,18 @@ pub enum ErrorKind {
 }
 
 /// A failure: its kind and a message that names the argument, node, cell, body or file at fault.
+///
+/// ```
+/// use tumble::dynamic::{ErrorKind, Mesh};
+/// // A wrong argument names it.
+/// let e = Mesh::new_box(&[0.0, 0.0], &[1.0, f64::NAN], &[4, 4]).unwrap_err();
+/// assert_eq!((e.kind, e.argument.as_deref()), (ErrorKind::InvalidArgument, Some("upper")));
+/// assert_eq!(e.message, "upper: component 1 is NaN");
+/// // The library's refusal says what and where.
+/// let e = Mesh::read_gmsh("no/such/file.msh").unwrap_err();
+/// assert_eq!(e.kind, ErrorKind::Failed);
+/// assert!(e.message.contains("no/such/file.msh"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// Whose fault.

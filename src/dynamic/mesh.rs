@@ -129,6 +129,15 @@ impl Mesh {
     /// The box `[lower, upper]` (its dimension is their length, 2 or 3) split into `cells[a]`
     /// intervals along axis `a`, its faces tagged 1 to `2 dim` and named `xmin`, `xmax`, `ymin`,
     /// `ymax` (`zmin`, `zmax`).
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// // The unit cube in 2 × 2 × 2 cubes of 6 tetrahedra each.
+    /// let cube = Mesh::new_box(&[0.0; 3], &[1.0; 3], &[2, 2, 2])?;
+    /// assert_eq!((cube.dim(), cube.sizes().1), (3, 48));
+    /// assert_eq!(cube.facet_tag("zmax")?, 6);
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
     pub fn new_box(lower: &[f64], upper: &[f64], cells: &[usize]) -> Result<Self, Error> {
         let dim = lower.len();
         if dim != 2 && dim != 3 {
@@ -174,6 +183,18 @@ impl Mesh {
     /// `wall`; the inner spheres' insides are meshed too (cell tag `k + 1`). The spheres must lie
     /// apart and inside the last with a gap of at least one element: a host mesh for trying the
     /// host-mesh mode.
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// // Two disks of radius 0.2 in the unit circle.
+    /// let mesh = Mesh::balls(2, &[-0.3, 0.0, 0.3, 0.0, 0.0, 0.0], &[0.2, 0.2, 1.0], 0.05)?;
+    /// assert_eq!(mesh.facet_tags(), [1, 2, 3]);
+    /// assert_eq!((mesh.facet_tag("body1")?, mesh.facet_tag("wall")?), (2, 3));
+    /// // Touching disks leave no room for an element between them.
+    /// let e = Mesh::balls(2, &[-0.2, 0.0, 0.2, 0.0, 0.0, 0.0], &[0.2, 0.2, 1.0], 0.05).unwrap_err();
+    /// assert!(e.message.starts_with("radii: sphere 0 ('body0') must lie inside sphere 1 ('body1') or apart from it"));
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
     pub fn balls(dim: usize, centres: &[f64], radii: &[f64], h: f64) -> Result<Self, Error> {
         if dim != 2 && dim != 3 {
             return Err(Error::argument("dim", format!("is {dim}, expected 2 or 3")));
@@ -210,6 +231,19 @@ impl Mesh {
     /// The same mesh with its nodes at `points` (`dim` coordinates per node, every node): a host
     /// mesh that moved without changing its cells. Cheaper than building it again from arrays:
     /// the topology is kept ([`SimplexMesh::with_points`]).
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// let square = Mesh::new_box(&[0.0, 0.0], &[1.0, 1.0], &[2, 2])?;
+    /// // Stretched to [0, 2] × [0, 1]: the same cells at new points.
+    /// let points: Vec<f64> = square.points().chunks(2).flat_map(|p| [2.0 * p[0], p[1]]).collect();
+    /// let wide = square.with_points(&points)?;
+    /// assert_eq!((wide.sizes(), wide.cells()), (square.sizes(), square.cells()));
+    /// // Mirrored, every cell would turn inside out: refused, naming the first.
+    /// let mirrored: Vec<f64> = square.points().chunks(2).flat_map(|p| [-p[0], p[1]]).collect();
+    /// assert!(square.with_points(&mirrored).unwrap_err().message.contains("cell 0"));
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
     pub fn with_points(&self, points: &[f64]) -> Result<Self, Error> {
         let d = self.dim();
         super::error::length("points", points, self.sizes().0 * d)?;

@@ -474,6 +474,22 @@ impl World {
     /// bodies' motion, time, steps, the last contact forces and the walls' hints). Restored into
     /// a world set up the same way ([`Self::restore`]), the steps that follow are those this
     /// world would have done, bit for bit.
+    ///
+    /// ```
+    /// use tumble::dynamic::{Mesh, Primitive, World, WorldOptions};
+    /// let floor = Mesh::new_box(&[0.0, 0.0], &[2.0, 2.0], &[16, 16])?;
+    /// let options = WorldOptions { gravity: vec![0.0, -981.0], ..WorldOptions::new(2, 0.03, 1e-6) };
+    /// let mut world = World::new(2, Some((&floor, &[1, 2, 3, 4])), &options)?;
+    /// world.add_body(Primitive::Ellipsoid, &[0.2, 0.1], 1.5, &[1.0, 0.2], &[0.3])?;
+    /// world.step(1e-4, 500)?;
+    /// let saved = world.save();
+    /// world.step(1e-4, 500)?;
+    /// let ahead = world.body(0)?;
+    /// world.restore(&saved)?;
+    /// world.step(1e-4, 500)?;
+    /// assert_eq!(world.body(0)?, ahead);
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
     pub fn save(&mut self) -> Vec<u8> {
         let state = with_world!(&mut self.any, w, D => w.sim.state());
         let mut bytes = Vec::new();

@@ -161,6 +161,19 @@ impl<const D: usize> SimplexMesh<D> {
     /// that moved (ALE) without changing its cells. The topology, the marked facets' cells and the
     /// boundary are kept; the cells' measures and quality and the facets' normals are computed
     /// again. A non-finite coordinate or a cell the move inverted is an error naming it.
+    ///
+    /// ```
+    /// use tumble::math::{Point, Vector};
+    /// use tumble::mesh::generate::axis_box;
+    /// let mesh = axis_box::<3>(Point::<3>::zeros(), Point::<3>::repeat(1.0), [4, 4, 4])?;
+    /// // Translated: the same cells, measures and facet normals.
+    /// let shift = Vector::<3>::new(0.5, 0.0, -2.0);
+    /// let moved = mesh.with_points(mesh.points().iter().map(|p| p + shift).collect())?;
+    /// assert_eq!(moved.cells(), mesh.cells());
+    /// let volume: f64 = moved.cell_measures().iter().sum();
+    /// assert!((volume - 1.0).abs() < 1e-12);
+    /// # Ok::<(), tumble::mesh::MeshError>(())
+    /// ```
     pub fn with_points(&self, points: Vec<Point<D>>) -> Result<Self, MeshError> {
         if points.len() != self.num_points() {
             return Err(MeshError::Invalid(format!(
