@@ -394,6 +394,20 @@ enum TumbleStatus tumble_mesh_sizes(const struct TumbleMesh *mesh,
                                     size_t *num_cells,
                                     size_t *num_facets);
 
+// Copies the tagged facets into `facets` (`dim` node indices per facet) and their tags into
+// `tags` (one per facet), room for `capacity` facets in each (either may be null); `*count` is
+// the number of facets. With too small a buffer nothing is copied and the status is
+// `TUMBLE_STATUS_BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `mesh` must be a pointer this library returned; non-null outputs must have room for
+// `capacity` facets; `count` must be writable.
+enum TumbleStatus tumble_mesh_facets(const struct TumbleMesh *mesh,
+                                     uint32_t *facets,
+                                     int32_t *tags,
+                                     size_t capacity,
+                                     size_t *count);
+
 // Copies the node coordinates (`num_points × dim` doubles) into `points` (room for
 // `capacity` doubles); `*count` is the number of doubles. With too small a buffer nothing is
 // copied and the status is `TUMBLE_STATUS_BUFFER_TOO_SMALL`.

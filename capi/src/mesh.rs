@@ -2,7 +2,7 @@
 //! run time.
 
 use crate::handle::{self, Handle};
-use crate::status::{copy_out, count, guard, put, slice, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use std::ffi::{c_char, CStr};
 use tumble::dynamic::Mesh;
 
@@ -221,6 +221,41 @@ pub unsafe extern "C" fn tumble_mesh_sizes(
             if !ptr.is_null() {
                 ptr.write(value);
             }
+        }
+        Ok(())
+    })
+}
+
+/// Copies the tagged facets into `facets` (`dim` node indices per facet) and their tags into
+/// `tags` (one per facet), room for `capacity` facets in each (either may be null); `*count` is
+/// the number of facets. With too small a buffer nothing is copied and the status is
+/// `TUMBLE_STATUS_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `mesh` must be a pointer this library returned; non-null outputs must have room for
+/// `capacity` facets; `count` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_facets(
+    mesh: *const TumbleMesh,
+    facets: *mut u32,
+    tags: *mut i32,
+    capacity: usize,
+    count: *mut usize,
+) -> TumbleStatus {
+    handle::guard_on(mesh, "mesh", |m| {
+        let (nodes, each) = m.mesh.facets();
+        put(count, each.len(), "count")?;
+        if capacity < each.len() && !(facets.is_null() && tags.is_null()) {
+            return Err(Failure::new(
+                TumbleStatus::BufferTooSmall,
+                format!("room for {capacity} facets, the mesh has {}", each.len()),
+            ));
+        }
+        if !facets.is_null() {
+            slice_mut(facets, nodes.len(), "facets")?.copy_from_slice(nodes);
+        }
+        if !tags.is_null() {
+            slice_mut(tags, each.len(), "tags")?.copy_from_slice(each);
         }
         Ok(())
     })

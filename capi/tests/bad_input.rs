@@ -523,6 +523,27 @@ fn bad_host_contacts_are_refused() {
             "{}",
             last()
         );
+        // The facets: counted with null buffers, refused into a short one, copied into a long one.
+        let mut facets = 0;
+        assert_eq!(
+            tumble_mesh_facets(mesh, null_mut(), null_mut(), 0, &mut facets),
+            TumbleStatus::Ok
+        );
+        let (mut nodes, mut tags) = (vec![0u32; 2 * facets], vec![0i32; facets]);
+        let mut count = 0;
+        assert_eq!(
+            tumble_mesh_facets(mesh, nodes.as_mut_ptr(), tags.as_mut_ptr(), facets - 1, &mut count),
+            TumbleStatus::BufferTooSmall
+        );
+        assert_eq!(
+            tumble_mesh_facets(mesh, nodes.as_mut_ptr(), tags.as_mut_ptr(), facets, &mut count),
+            TumbleStatus::Ok
+        );
+        assert_eq!(count, facets);
+        let mut distinct = tags.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct, [1, 2, 3]);
         let mut options = tumble_host_options_default();
         let (bodies, walls) = ([1, 2], [3]);
         let mut host = null_mut();
@@ -558,7 +579,6 @@ fn bad_host_contacts_are_refused() {
             "{}",
             last()
         );
-        let mut count = 0;
         // One centre for two bodies, a NaN, a null, a mesh of other sizes.
         assert_eq!(
             tumble_host_find_contacts(host, mesh, centres.as_ptr(), 1, &mut count),

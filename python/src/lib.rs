@@ -134,6 +134,21 @@ impl Mesh {
         cells.into_pyarray(py).reshape([n, per])
     }
 
+    /// The tagged facets' node indices, `(F, dim)`.
+    #[getter]
+    fn facets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u32>>> {
+        let dim = self.0.dim();
+        let facets = self.0.facets().0.to_vec();
+        let n = facets.len() / dim;
+        facets.into_pyarray(py).reshape([n, dim])
+    }
+
+    /// Each tagged facet's tag, `(F,)`.
+    #[getter]
+    fn facet_tags<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.0.facets().1.to_vec().into_pyarray(py)
+    }
+
     /// The same mesh with its nodes at `points` `(N, dim)`: a host mesh that moved without
     /// changing its cells (its topology kept, cheaper than building it again).
     fn with_points(&self, py: Python<'_>, points: PyReadonlyArray2<'_, f64>) -> PyResult<Self> {

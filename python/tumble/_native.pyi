@@ -45,6 +45,12 @@ class Mesh:
     @property
     def cells(self) -> npt.NDArray[np.uint32]:
         """`(M, dim + 1)` node indices."""
+    @property
+    def facets(self) -> npt.NDArray[np.uint32]:
+        """`(F, dim)` node indices of the tagged facets."""
+    @property
+    def facet_tags(self) -> npt.NDArray[np.int32]:
+        """`(F,)` each tagged facet's tag."""
     def with_points(self, points: npt.NDArray[np.float64]) -> "Mesh":
         """The same mesh with its nodes at `(N, dim)` points (a moved host mesh; topology kept)."""
     def facet_tag(self, name: str) -> int:

@@ -285,6 +285,23 @@ impl Mesh {
         with_mesh!(&*self.0, m, D => m.cells())
     }
 
+    /// The tagged facets: their nodes (`dim` node indices per facet) and each one's tag, as
+    /// [`Self::from_arrays`] takes them.
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// // Two disks in the unit circle, made one body: the second disk's facets take the first's tag.
+    /// let two = Mesh::balls(2, &[-0.3, 0.0, 0.3, 0.0, 0.0, 0.0], &[0.2, 0.2, 1.0], 0.05)?;
+    /// let (facets, tags) = two.facets();
+    /// let merged: Vec<i32> = tags.iter().map(|&t| if t == 2 { 1 } else { t }).collect();
+    /// let one = Mesh::from_arrays(2, &two.points(), two.cells(), None, facets, &merged)?;
+    /// assert_eq!(one.facet_tags(), [1, 3]);
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
+    pub fn facets(&self) -> (&[u32], &[i32]) {
+        with_mesh!(&*self.0, m, D => (m.facets().as_flattened(), m.facet_markers()))
+    }
+
     /// The facets' distinct tags, in increasing order.
     pub fn facet_tags(&self) -> Vec<i32> {
         let mut tags = with_mesh!(&*self.0, m, D => m.facet_markers().to_vec());
