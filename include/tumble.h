@@ -365,6 +365,26 @@ enum TumbleStatus tumble_mesh_balls(uint32_t dim,
                                     double h,
                                     struct TumbleMesh **out);
 
+// The box `[lower, upper]` split into `cells[a]` intervals along each axis (as
+// [`tumble_mesh_box`]), conforming to `num_spheres` spheres of `centres` (`num_spheres × dim`
+// numbers) and `radii` inside it; with `holes` non-zero their insides are left out (a host code's
+// body-fitted fluid mesh). Sphere `k`'s facets are tagged `k + 1` (`body<k>`), the box's sides
+// `num_spheres + 1` to `num_spheres + 2 dim` (`xmin`, `xmax`, `ymin`, `ymax`, `zmin`, `zmax`).
+// The spheres must lie inside the box and apart, with gaps of at least one interval.
+//
+// # Safety
+// `lower`, `upper` and `cells` must hold `dim` numbers each, `centres` `num_spheres × dim`,
+// `radii` `num_spheres`, `out` be writable.
+enum TumbleStatus tumble_mesh_box_with_balls(uint32_t dim,
+                                             const double *lower,
+                                             const double *upper,
+                                             const uint32_t *cells,
+                                             const double *centres,
+                                             const double *radii,
+                                             size_t num_spheres,
+                                             int32_t holes,
+                                             struct TumbleMesh **out);
+
 // A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
 // node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`
 // (the topology is kept). A cell the move inverted is `TUMBLE_STATUS_FAILED` naming it.

@@ -167,6 +167,42 @@ pub unsafe extern "C" fn tumble_mesh_balls(
     })
 }
 
+/// The box `[lower, upper]` split into `cells[a]` intervals along each axis (as
+/// [`tumble_mesh_box`]), conforming to `num_spheres` spheres of `centres` (`num_spheres × dim`
+/// numbers) and `radii` inside it; with `holes` non-zero their insides are left out (a host code's
+/// body-fitted fluid mesh). Sphere `k`'s facets are tagged `k + 1` (`body<k>`), the box's sides
+/// `num_spheres + 1` to `num_spheres + 2 dim` (`xmin`, `xmax`, `ymin`, `ymax`, `zmin`, `zmax`).
+/// The spheres must lie inside the box and apart, with gaps of at least one interval.
+///
+/// # Safety
+/// `lower`, `upper` and `cells` must hold `dim` numbers each, `centres` `num_spheres × dim`,
+/// `radii` `num_spheres`, `out` be writable.
+#[no_mangle]
+pub unsafe extern "C" fn tumble_mesh_box_with_balls(
+    dim: u32,
+    lower: *const f64,
+    upper: *const f64,
+    cells: *const u32,
+    centres: *const f64,
+    radii: *const f64,
+    num_spheres: usize,
+    holes: i32,
+    out: *mut *mut TumbleMesh,
+) -> TumbleStatus {
+    guard(None, || {
+        put(out, std::ptr::null_mut(), "out")?;
+        let d = dim as usize;
+        if d != 2 && d != 3 {
+            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
+        }
+        let (lo, hi) = (slice(lower, d, "lower")?, slice(upper, d, "upper")?);
+        let n: Vec<usize> = slice(cells, d, "cells")?.iter().map(|&k| k as usize).collect();
+        let centres = slice(centres, count(num_spheres, d, "num_spheres")?, "centres")?;
+        let radii = slice(radii, num_spheres, "radii")?;
+        register(Mesh::box_with_balls(lo, hi, &n, centres, radii, holes != 0)?, out)
+    })
+}
+
 /// A new mesh `*out`: `mesh` with its nodes at `points` (`num_points × dim` coordinates, every
 /// node): a host mesh that moved without changing its cells, cheaper than `tumble_mesh_new`
 /// (the topology is kept). A cell the move inverted is `TUMBLE_STATUS_FAILED` naming it.

@@ -523,6 +523,51 @@ fn bad_host_contacts_are_refused() {
             "{}",
             last()
         );
+        // Disks in a box: the specification's 4.2.3 pair, and one too near the floor.
+        let (lower, upper, lattice) = ([0.0, 0.0], [2.0, 2.0], [200u32, 200]);
+        let (pair, radius) = ([0.85, 0.14, 1.15, 0.14], [0.125, 0.125]);
+        let mut boxed = null_mut();
+        assert_eq!(
+            tumble_mesh_box_with_balls(
+                2,
+                lower.as_ptr(),
+                upper.as_ptr(),
+                lattice.as_ptr(),
+                pair.as_ptr(),
+                radius.as_ptr(),
+                2,
+                1,
+                &mut boxed
+            ),
+            TumbleStatus::Ok,
+            "{}",
+            last()
+        );
+        let mut tag = 0;
+        let name = CString::new("ymin").unwrap();
+        assert_eq!(tumble_mesh_facet_tag(boxed, name.as_ptr(), &mut tag), TumbleStatus::Ok);
+        assert_eq!(tag, 5);
+        tumble_mesh_free(boxed);
+        let low = [1.0, 0.13];
+        assert_eq!(
+            tumble_mesh_box_with_balls(
+                2,
+                lower.as_ptr(),
+                upper.as_ptr(),
+                lattice.as_ptr(),
+                low.as_ptr(),
+                radius.as_ptr(),
+                1,
+                1,
+                &mut boxed
+            ),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(
+            last().contains("radii: sphere 0 ('body0') must lie inside the box"),
+            "{}",
+            last()
+        );
         // The facets: counted with null buffers, refused into a short one, copied into a long one.
         let mut facets = 0;
         assert_eq!(

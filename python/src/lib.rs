@@ -110,6 +110,28 @@ impl Mesh {
             .map_err(raise)
     }
 
+    /// The box `[lower, upper]` in `cells[a]` intervals per axis, conforming to the spheres of
+    /// `centres` `(n, dim)` and `radii` `(n,)` inside it, their insides left out with `holes`:
+    /// sphere k's facets tagged k + 1 (`body<k>`), the box's sides n + 1 … n + 2 dim (xmin, xmax,
+    /// ymin, ymax, zmin, zmax). A host code's body-fitted mesh of bodies in a box.
+    #[staticmethod]
+    #[pyo3(signature = (lower, upper, cells, centres, radii, holes = true))]
+    fn box_with_balls(
+        py: Python<'_>,
+        lower: Vec<f64>,
+        upper: Vec<f64>,
+        cells: Vec<usize>,
+        centres: PyReadonlyArray2<'_, f64>,
+        radii: Vec<f64>,
+        holes: bool,
+    ) -> PyResult<Self> {
+        let flat = flat_points(&centres, lower.len(), "centres")?;
+        let flat: &[f64] = &flat;
+        py.detach(|| dynamic::Mesh::box_with_balls(&lower, &upper, &cells, flat, &radii, holes))
+            .map(Mesh)
+            .map_err(raise)
+    }
+
     /// 2 or 3.
     #[getter]
     fn dim(&self) -> usize {

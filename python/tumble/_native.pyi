@@ -37,6 +37,18 @@ class Mesh:
         """A disk or ball (the last of `(n, dim)` centres and `(n,)` radii) with disks or balls
         in it, meshed conformingly at size `h`: sphere k's facets tagged k + 1 (`body<k>`, the
         last `wall`), the inner ones' insides meshed too. A host mesh to try HostContact on."""
+    @staticmethod
+    def box_with_balls(
+        lower: Sequence[float],
+        upper: Sequence[float],
+        cells: Sequence[int],
+        centres: npt.NDArray[np.float64],
+        radii: Sequence[float],
+        holes: bool = True,
+    ) -> "Mesh":
+        """The box [lower, upper] in cells[a] intervals per axis, conforming to the spheres of
+        `(n, dim)` centres and `(n,)` radii inside it (their insides left out with `holes`):
+        sphere k's facets tagged k + 1 (`body<k>`), the box's sides n + 1 … n + 2 dim."""
     @property
     def dim(self) -> int: ...
     @property

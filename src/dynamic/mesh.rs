@@ -2,7 +2,7 @@
 
 use super::error::{finite, Error};
 use crate::math::Point;
-use crate::mesh::generate::{axis_box, ball, Sphere};
+use crate::mesh::generate::{axis_box, ball, box_with_balls, Sphere};
 use crate::mesh::gmsh::{self, AnyMesh};
 use crate::mesh::{MeshParts, SimplexMesh};
 use std::collections::BTreeMap;
@@ -139,22 +139,7 @@ impl Mesh {
     /// # Ok::<(), tumble::dynamic::Error>(())
     /// ```
     pub fn new_box(lower: &[f64], upper: &[f64], cells: &[usize]) -> Result<Self, Error> {
-        let dim = lower.len();
-        if dim != 2 && dim != 3 {
-            return Err(Error::argument(
-                "lower",
-                format!("has {dim} coordinates, expected 2 or 3"),
-            ));
-        }
-        super::error::length("upper", upper, dim)?;
-        if cells.len() != dim {
-            return Err(Error::argument(
-                "cells",
-                format!("has {} counts, expected {dim}", cells.len()),
-            ));
-        }
-        finite("lower", lower)?;
-        finite("upper", upper)?;
+        let dim = box_dimension(lower, upper, cells)?;
         let mesh = if dim == 2 {
             AnyMesh::D2(
                 axis_box::<2>(
@@ -211,14 +196,6 @@ impl Mesh {
                 format!("body{k}")
             }
         };
-        fn spheres<const D: usize>(centres: &[f64], radii: &[f64], name: impl Fn(usize) -> String) -> Vec<Sphere<D>> {
-            centres
-                .chunks_exact(D)
-                .zip(radii)
-                .enumerate()
-                .map(|(k, (c, &r))| Sphere::new(Point::<D>::from_column_slice(c), r, &name(k)))
-                .collect()
-        }
         let refused = |e: crate::mesh::MeshError| Error::argument("radii", e);
         let mesh = if dim == 2 {
             AnyMesh::D2(ball::<2>(&spheres::<2>(centres, radii, name), false, h).map_err(refused)?)
@@ -285,6 +262,61 @@ impl Mesh {
         with_mesh!(&*self.0, m, D => m.cells())
     }
 
+    /// The box `[lower, upper]` split into `cells[a]` intervals along axis `a` (as
+    /// [`Self::new_box`]), conforming to the spheres of `centres` (`dim` numbers per sphere) and
+    /// `radii` inside it: the bodies' boundaries of a particulate flow in a box, for a host code's
+    /// body-fitted mesh. With `holes` the spheres' insides are left out. Sphere `k`'s facets are
+    /// tagged `k + 1` and named `body<k>`; the box's sides follow, `s + 1` to `s + 2 dim` for `s`
+    /// spheres, named `xmin`, `xmax`, `ymin`, `ymax` (`zmin`, `zmax`). The spheres must lie inside
+    /// the box and apart, with gaps of at least one lattice interval.
+    ///
+    /// ```
+    /// use tumble::dynamic::Mesh;
+    /// // The specification's section 4.2.3 box with two disks near the floor and each other.
+    /// let mesh = Mesh::box_with_balls(&[0.0, 0.0], &[2.0, 2.0], &[200, 200], &[0.85, 0.14, 1.15, 0.14], &[0.125, 0.125], true)?;
+    /// assert_eq!(mesh.facet_tags(), [1, 2, 3, 4, 5, 6]);
+    /// assert_eq!(mesh.facet_tag("ymin")?, 5);
+    /// # Ok::<(), tumble::dynamic::Error>(())
+    /// ```
+    pub fn box_with_balls(
+        lower: &[f64],
+        upper: &[f64],
+        cells: &[usize],
+        centres: &[f64],
+        radii: &[f64],
+        holes: bool,
+    ) -> Result<Self, Error> {
+        let dim = box_dimension(lower, upper, cells)?;
+        super::error::length("centres", centres, radii.len() * dim)?;
+        finite("centres", centres)?;
+        let name = |k: usize| format!("body{k}");
+        let refused = |e: crate::mesh::MeshError| Error::argument("radii", e);
+        let mesh = if dim == 2 {
+            AnyMesh::D2(
+                box_with_balls::<2>(
+                    Point::<2>::from_column_slice(lower),
+                    Point::<2>::from_column_slice(upper),
+                    [cells[0], cells[1]],
+                    &spheres::<2>(centres, radii, name),
+                    holes,
+                )
+                .map_err(refused)?,
+            )
+        } else {
+            AnyMesh::D3(
+                box_with_balls::<3>(
+                    Point::<3>::from_column_slice(lower),
+                    Point::<3>::from_column_slice(upper),
+                    [cells[0], cells[1], cells[2]],
+                    &spheres::<3>(centres, radii, name),
+                    holes,
+                )
+                .map_err(refused)?,
+            )
+        };
+        Ok(Mesh(Arc::new(mesh)))
+    }
+
     /// The tagged facets: their nodes (`dim` node indices per facet) and each one's tag, as
     /// [`Self::from_arrays`] takes them.
     ///
@@ -314,4 +346,36 @@ impl Mesh {
     pub fn facet_tag(&self, name: &str) -> Result<i32, Error> {
         with_mesh!(&*self.0, m, D => m.facet_marker(name)).map_err(|e| Error::argument("name", e))
     }
+}
+
+/// The spheres of `centres` (`D` numbers each) and `radii`, sphere `k` named `name(k)`.
+fn spheres<const D: usize>(centres: &[f64], radii: &[f64], name: impl Fn(usize) -> String) -> Vec<Sphere<D>> {
+    centres
+        .chunks_exact(D)
+        .zip(radii)
+        .enumerate()
+        .map(|(k, (c, &r))| Sphere::new(Point::<D>::from_column_slice(c), r, &name(k)))
+        .collect()
+}
+
+/// The dimension of the box `[lower, upper]` in `cells` intervals per axis, its arguments checked:
+/// 2 or 3 coordinates each, finite.
+fn box_dimension(lower: &[f64], upper: &[f64], cells: &[usize]) -> Result<usize, Error> {
+    let dim = lower.len();
+    if dim != 2 && dim != 3 {
+        return Err(Error::argument(
+            "lower",
+            format!("has {dim} coordinates, expected 2 or 3"),
+        ));
+    }
+    super::error::length("upper", upper, dim)?;
+    if cells.len() != dim {
+        return Err(Error::argument(
+            "cells",
+            format!("has {} counts, expected {dim}", cells.len()),
+        ));
+    }
+    finite("lower", lower)?;
+    finite("upper", upper)?;
+    Ok(dim)
 }

@@ -87,17 +87,136 @@ pub fn ball<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> Result
         cells = cut_by(&mut points, &mut on, &cells, sphere, k as u32)?;
     }
 
-    // Region of each cell: the innermost sphere it is inside of (spheres.len() = outside all).
+    let keep = |r: usize| r < spheres.len() && !(hole && r == 0);
+    let (mesh, facets, facet_markers) = regions(&points, &on, &cells, spheres, keep, step)?;
+    let mut parts = with_facets(mesh, facets, facet_markers, spheres);
+    parts.facet_names.retain(|m, _| parts.facet_markers.contains(m));
+    SimplexMesh::new(parts)
+}
+
+/// A mesh of the box `[lo, hi]`, a Kuhn lattice of `n[a]` intervals along axis `a`, conforming to
+/// the spheres `spheres` inside it: the bodies of a particulate flow in a box, meshed as the host
+/// code of the specification's section 4.2 meshes them. The spheres lie inside the box and apart,
+/// each with a gap of at least one lattice step. With `holes` their insides are left out (a
+/// body-fitted fluid mesh); otherwise they are meshed too.
+///
+/// Facet markers `1 … s` are the spheres in the given order, named by them and oriented away from
+/// their centres; `s + 1 … s + 2D` the box's sides, named `xmin`, `xmax`, `ymin`, `ymax` (`zmin`,
+/// `zmax`). Cell marker `k + 1`, `inside_<name of sphere k>`, is a sphere's inside, `s + 1`,
+/// `outside`, the rest.
+pub fn box_with_balls<const D: usize>(
+    lo: Point<D>,
+    hi: Point<D>,
+    n: [usize; D],
+    spheres: &[Sphere<D>],
+    holes: bool,
+) -> Result<SimplexMesh<D>, MeshError> {
+    math::assert_dim::<D>();
+    if n.contains(&0) || !(0..D).all(|a| hi[a] > lo[a]) {
+        return Err(MeshError::Invalid(format!(
+            "a box needs lo < hi and at least one interval per axis (got lo {:?}, hi {:?}, n {n:?})",
+            lo.as_slice(),
+            hi.as_slice()
+        )));
+    }
+    super::lattice::check_lattice_size(&n)?;
+    let step = (0..D).map(|a| (hi[a] - lo[a]) / n[a] as f64).fold(0.0, f64::max);
+    check_in_box(lo, hi, spheres, step)?;
+    let (mut points, mut cells) = kuhn_lattice(lo, hi, n);
+    let mut on = vec![NONE; points.len()];
+    snap(&mut points, &cells, &mut on, spheres, step);
+    for (k, sphere) in spheres.iter().enumerate() {
+        cells = cut_by(&mut points, &mut on, &cells, sphere, k as u32)?;
+    }
+    let (mesh, mut facets, mut facet_markers) =
+        regions(&points, &on, &cells, spheres, |r| !holes || r == spheres.len(), step)?;
+    // The box's sides: the boundary faces on its planes.
+    let first = spheres.len() as i32 + 1;
+    let tol = |a: usize| 1e-9 * (hi[a] - lo[a]);
+    for c in 0..mesh.num_cells() as u32 {
+        for k in 0..=D {
+            if mesh.neighbour(c, k) != NONE {
+                continue;
+            }
+            let face = oriented_face(mesh.points(), mesh.cell(c), k);
+            for a in 0..D {
+                for (side, plane) in [(0, lo[a]), (1, hi[a])] {
+                    if face
+                        .iter()
+                        .all(|&v| (mesh.points()[v as usize][a] - plane).abs() < tol(a))
+                    {
+                        facets.push(face);
+                        facet_markers.push(first + 2 * a as i32 + side);
+                    }
+                }
+            }
+        }
+    }
+    let mut parts = with_facets(mesh, facets, facet_markers, spheres);
+    for a in 0..D {
+        let axis = ["x", "y", "z"][a];
+        parts.facet_names.insert(first + 2 * a as i32, format!("{axis}min"));
+        parts.facet_names.insert(first + 2 * a as i32 + 1, format!("{axis}max"));
+    }
+    parts.cell_names.insert(first, "outside".to_string());
+    SimplexMesh::new(parts)
+}
+
+/// Each sphere inside the box `[lo, hi]` and apart from the others, with gaps of at least `step`.
+fn check_in_box<const D: usize>(lo: Point<D>, hi: Point<D>, spheres: &[Sphere<D>], step: f64) -> Result<(), MeshError> {
+    let bad = |m: String| Err(MeshError::Invalid(m));
+    for (k, s) in spheres.iter().enumerate() {
+        if !(s.radius > 0.0 && s.radius.is_finite() && s.centre.iter().all(|x| x.is_finite())) {
+            return bad(format!(
+                "sphere {k} ('{}'): radius {} must be positive and finite",
+                s.name, s.radius
+            ));
+        }
+        let gap = (0..D)
+            .map(|a| (s.centre[a] - s.radius - lo[a]).min(hi[a] - s.centre[a] - s.radius))
+            .fold(f64::INFINITY, f64::min);
+        if gap < step {
+            return bad(format!(
+                "sphere {k} ('{}') must lie inside the box with a gap of at least one lattice step ({step}); \
+                 its gap is {gap}",
+                s.name
+            ));
+        }
+        for (m, t) in spheres.iter().enumerate().skip(k + 1) {
+            let gap = (t.centre - s.centre).norm() - s.radius - t.radius;
+            if gap < step {
+                return bad(format!(
+                    "spheres {k} ('{}') and {m} ('{}') must lie apart with a gap of at least one lattice step \
+                     ({step}); their gap is {gap}",
+                    s.name, t.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The cells of `cells` (cut by `spheres`) whose region `keep` accepts (the region of a cell: the
+/// innermost sphere it lies in, `spheres.len()` outside all), renumbered into a mesh whose cell
+/// markers are the regions plus one, and the spheres' facets on it with their markers.
+#[allow(clippy::type_complexity)]
+fn regions<const D: usize>(
+    points: &[Point<D>],
+    on: &[u32],
+    cells: &[u32],
+    spheres: &[Sphere<D>],
+    keep: impl Fn(usize) -> bool,
+    step: f64,
+) -> Result<(SimplexMesh<D>, Vec<[u32; D]>, Vec<i32>), MeshError> {
     let nv = D + 1;
     let region: Vec<usize> = cells
         .chunks_exact(nv)
         .map(|cell| {
             (0..spheres.len())
-                .find(|&k| inside(&points, &on, cell, &spheres[k], k as u32))
+                .find(|&k| inside(points, on, cell, &spheres[k], k as u32))
                 .unwrap_or(spheres.len())
         })
         .collect();
-    let keep = |r: usize| r < spheres.len() && !(hole && r == 0);
     let mut new_index = vec![NONE; points.len()];
     let mut kept_points = Vec::new();
     let mut kept_cells = Vec::new();
@@ -121,32 +240,39 @@ pub fn ball<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> Result
         .filter(|&(k, _)| keep(k))
         .map(|(k, s)| (k as i32 + 1, format!("inside_{}", s.name)))
         .collect();
-    let facet_names = spheres
-        .iter()
-        .enumerate()
-        .map(|(k, s)| (k as i32 + 1, s.name.clone()))
-        .collect();
-    let without_facets = SimplexMesh::new(MeshParts {
+    let mesh = SimplexMesh::new(MeshParts {
         points: kept_points,
         cells: kept_cells,
         cell_markers,
         facets: Vec::new(),
         facet_markers: Vec::new(),
         facet_names: BTreeMap::new(),
-        cell_names: BTreeMap::new(),
+        cell_names,
     })?;
-    let (facets, facet_markers) = sphere_facets(&without_facets, spheres);
-    let mut parts = MeshParts {
-        points: without_facets.points().to_vec(),
-        cells: without_facets.cells().to_vec(),
-        cell_markers: without_facets.cell_markers().to_vec(),
+    let (facets, markers) = sphere_facets(&mesh, spheres, step);
+    Ok((mesh, facets, markers))
+}
+
+/// The parts of `mesh` with `facets` and their markers, the spheres' names on theirs.
+fn with_facets<const D: usize>(
+    mesh: SimplexMesh<D>,
+    facets: Vec<[u32; D]>,
+    facet_markers: Vec<i32>,
+    spheres: &[Sphere<D>],
+) -> MeshParts<D> {
+    MeshParts {
+        points: mesh.points().to_vec(),
+        cells: mesh.cells().to_vec(),
+        cell_markers: mesh.cell_markers().to_vec(),
         facets,
         facet_markers,
-        facet_names,
-        cell_names,
-    };
-    parts.facet_names.retain(|m, _| parts.facet_markers.contains(m));
-    SimplexMesh::new(parts)
+        facet_names: spheres
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (k as i32 + 1, s.name.clone()))
+            .collect(),
+        cell_names: mesh.cell_names().clone(),
+    }
 }
 
 fn check_spheres<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> Result<(), MeshError> {
@@ -320,8 +446,9 @@ fn edge_crossing<const D: usize>(a: &Point<D>, b: &Point<D>, sphere: &Sphere<D>)
 }
 
 /// The facets on each sphere: faces between a cell inside it and a cell outside it (or no cell),
-/// oriented away from the sphere's centre.
-fn sphere_facets<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]) -> (Vec<[u32; D]>, Vec<i32>) {
+/// oriented away from the sphere's centre; a face on the outside that lies on no sphere (farther
+/// than `step / 2` from each) is skipped.
+fn sphere_facets<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>], step: f64) -> (Vec<[u32; D]>, Vec<i32>) {
     let (mut facets, mut markers) = (Vec::new(), Vec::new());
     let region = |c: u32| mesh.cell_markers()[c as usize] - 1;
     for c in 0..mesh.num_cells() as u32 {
@@ -342,6 +469,10 @@ fn sphere_facets<const D: usize>(mesh: &SimplexMesh<D>, spheres: &[Sphere<D>]) -
             }) else {
                 continue;
             };
+            // A face of the mesh's outside that lies on no sphere (the side of a box).
+            if spheres[sphere].phi(&centroid).abs() > 0.5 * step {
+                continue;
+            }
             let p = crate::mesh::gather(mesh.points(), &face);
             if math::facet_area_normal(&p[..D]).dot(&(centroid - spheres[sphere].centre)) < 0.0 {
                 face.swap(0, 1);

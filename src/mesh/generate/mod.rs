@@ -5,5 +5,5 @@ mod ball;
 mod cut;
 mod lattice;
 
-pub use ball::{ball, Sphere};
+pub use ball::{ball, box_with_balls, Sphere};
 pub use lattice::{axis_box, check_lattice_size, kuhn_lattice};
