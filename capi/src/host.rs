@@ -4,7 +4,7 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{copy_if_given, count, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
 use crate::world::{law, TumbleLaw};
 use std::ffi::c_char;
 use tumble::dynamic::{HostContact, HostOptions};
@@ -174,13 +174,7 @@ pub unsafe extern "C" fn tumble_host_get_contacts(
     handle::guard_on(host, "host", |h| {
         let found = h.host.contacts();
         let n = found.gap.len();
-        put(count, n, "count")?;
-        if capacity < n {
-            return Err(Failure::new(
-                TumbleStatus::BufferTooSmall,
-                format!("room for {capacity} contacts, there are {n}"),
-            ));
-        }
+        room(n, capacity, false, count, "contacts")?;
         let out = slice_mut(contacts, n, "contacts")?;
         let d = h.host.dim();
         let padded = |flat: &[f64], k: usize| {
@@ -218,22 +212,16 @@ pub unsafe extern "C" fn tumble_host_forces(
     count: *mut usize,
 ) -> TumbleStatus {
     handle::guard_on_mut(host, "host", |h| {
-        let n = h.host.num_bodies();
-        put(count, n, "count")?;
-        if capacity < n && !(forces.is_null() && torques.is_null()) {
-            return Err(Failure::new(
-                TumbleStatus::BufferTooSmall,
-                format!("room for {capacity} bodies, there are {n}"),
-            ));
-        }
+        room(
+            h.host.num_bodies(),
+            capacity,
+            forces.is_null() && torques.is_null(),
+            count,
+            "bodies",
+        )?;
         let (f, t) = h.host.forces()?;
-        if !forces.is_null() {
-            slice_mut(forces, f.len(), "forces")?.copy_from_slice(&f);
-        }
-        if !torques.is_null() {
-            slice_mut(torques, t.len(), "torques")?.copy_from_slice(&t);
-        }
-        Ok(())
+        copy_if_given(&f, forces, "forces")?;
+        copy_if_given(&t, torques, "torques")
     })
 }
 

@@ -2,7 +2,9 @@
 //! run time.
 
 use crate::handle::{self, Handle};
-use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{
+    copy_if_given, copy_out, count, dimension, guard, put, room, slice, ErrorSlot, Failure, TumbleStatus,
+};
 use std::ffi::{c_char, CStr};
 use tumble::dynamic::Mesh;
 
@@ -83,10 +85,7 @@ pub unsafe extern "C" fn tumble_mesh_new(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        let d = dim as usize;
-        if d != 2 && d != 3 {
-            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
-        }
+        let d = dimension(dim)?;
         let points = slice(points, count(num_points, d, "num_points")?, "points")?;
         let cells = slice(cells, count(num_cells, d + 1, "num_cells")?, "cells")?;
         let cell_tags = if cell_tags.is_null() {
@@ -117,10 +116,7 @@ pub unsafe extern "C" fn tumble_mesh_box(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        let d = dim as usize;
-        if d != 2 && d != 3 {
-            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
-        }
+        let d = dimension(dim)?;
         let given = |ptr: *const f64, name: &str| -> Result<&[f64], Failure> {
             if ptr.is_null() {
                 return Err(Failure::new(TumbleStatus::NullPointer, format!("{name} is null")));
@@ -157,10 +153,7 @@ pub unsafe extern "C" fn tumble_mesh_balls(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        let d = dim as usize;
-        if d != 2 && d != 3 {
-            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
-        }
+        let d = dimension(dim)?;
         let centres = slice(centres, count(num_spheres, d, "num_spheres")?, "centres")?;
         let radii = slice(radii, num_spheres, "radii")?;
         register(Mesh::balls(d, centres, radii, h)?, out)
@@ -191,10 +184,7 @@ pub unsafe extern "C" fn tumble_mesh_box_with_balls(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        let d = dim as usize;
-        if d != 2 && d != 3 {
-            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
-        }
+        let d = dimension(dim)?;
         let (lo, hi) = (slice(lower, d, "lower")?, slice(upper, d, "upper")?);
         let n: Vec<usize> = slice(cells, d, "cells")?.iter().map(|&k| k as usize).collect();
         let centres = slice(centres, count(num_spheres, d, "num_spheres")?, "centres")?;
@@ -280,20 +270,15 @@ pub unsafe extern "C" fn tumble_mesh_facets(
 ) -> TumbleStatus {
     handle::guard_on(mesh, "mesh", |m| {
         let (nodes, each) = m.mesh.facets();
-        put(count, each.len(), "count")?;
-        if capacity < each.len() && !(facets.is_null() && tags.is_null()) {
-            return Err(Failure::new(
-                TumbleStatus::BufferTooSmall,
-                format!("room for {capacity} facets, the mesh has {}", each.len()),
-            ));
-        }
-        if !facets.is_null() {
-            slice_mut(facets, nodes.len(), "facets")?.copy_from_slice(nodes);
-        }
-        if !tags.is_null() {
-            slice_mut(tags, each.len(), "tags")?.copy_from_slice(each);
-        }
-        Ok(())
+        room(
+            each.len(),
+            capacity,
+            facets.is_null() && tags.is_null(),
+            count,
+            "facets",
+        )?;
+        copy_if_given(nodes, facets, "facets")?;
+        copy_if_given(each, tags, "tags")
     })
 }
 

@@ -215,3 +215,32 @@ pub(crate) fn count(n: usize, per: usize, name: &str) -> Result<usize, Failure> 
     n.checked_mul(per)
         .ok_or_else(|| Failure::argument(name, format!("count {n} × {per} overflows")))
 }
+
+/// `dim` as a size, if it is 2 or 3.
+pub(crate) fn dimension(dim: u32) -> Result<usize, Failure> {
+    match dim {
+        2 | 3 => Ok(dim as usize),
+        _ => Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3"))),
+    }
+}
+
+/// Writes `n`, the number of items there are, into `*count`; unless every output is null
+/// (`none_given`, a call that asks for the count), `capacity` must hold them.
+pub(crate) unsafe fn room(n: usize, capacity: usize, none_given: bool, count: *mut usize, what: &str) -> Outcome {
+    put(count, n, "count")?;
+    if capacity < n && !none_given {
+        return Err(Failure::new(
+            TumbleStatus::BufferTooSmall,
+            format!("room for {capacity} {what}, there are {n}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Copies `source` into `out` (room for `source.len()`), unless `out` is null.
+pub(crate) unsafe fn copy_if_given<T: Copy>(source: &[T], out: *mut T, name: &str) -> Outcome {
+    if !out.is_null() {
+        slice_mut(out, source.len(), name)?.copy_from_slice(source);
+    }
+    Ok(())
+}

@@ -4,7 +4,9 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{
+    copy_if_given, copy_out, count, dimension, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus,
+};
 use std::ffi::c_char;
 use tumble::contact::Law;
 use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
@@ -146,10 +148,7 @@ pub unsafe extern "C" fn tumble_world_new(
             ));
         }
         let given = options.read();
-        let d = dim as usize;
-        if d != 2 && d != 3 {
-            return Err(Failure::argument("dim", format!("is {dim}, expected 2 or 3")));
-        }
+        let d = dimension(dim)?;
         let tags = slice(wall_tags, num_wall_tags, "wall_tags")?;
         let domain = if domain.is_null() {
             None
@@ -447,21 +446,10 @@ pub unsafe extern "C" fn tumble_world_contact_forces(
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
         let n = h.world.num_bodies();
-        put(count, n, "count")?;
-        if capacity < n && !(forces.is_null() && torques.is_null()) {
-            return Err(Failure::new(
-                TumbleStatus::BufferTooSmall,
-                format!("room for {capacity} bodies, the world has {n}"),
-            ));
-        }
+        room(n, capacity, forces.is_null() && torques.is_null(), count, "bodies")?;
         let (f, t) = h.world.contact_forces()?;
-        if !forces.is_null() {
-            slice_mut(forces, f.len(), "forces")?.copy_from_slice(&f);
-        }
-        if !torques.is_null() {
-            slice_mut(torques, t.len(), "torques")?.copy_from_slice(&t);
-        }
-        Ok(())
+        copy_if_given(&f, forces, "forces")?;
+        copy_if_given(&t, torques, "torques")
     })
 }
 
