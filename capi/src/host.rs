@@ -4,7 +4,9 @@
 
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
-use crate::status::{copy_if_given, count, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::status::{
+    contact_options, copy_if_given, count, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus,
+};
 use crate::world::{law, TumbleLaw};
 use std::ffi::c_char;
 use tumble::dynamic::{HostContact, HostOptions};
@@ -94,13 +96,7 @@ pub unsafe extern "C" fn tumble_host_new(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        if options.is_null() {
-            return Err(Failure::new(
-                TumbleStatus::NullPointer,
-                "options is null: start from tumble_host_options_default() and set range and stiffness",
-            ));
-        }
-        let given = options.read();
+        let given = contact_options(options, "tumble_host_options_default")?;
         let mesh = &handle::get(mesh, "mesh")?.mesh;
         let bodies = slice(body_tags, num_bodies, "body_tags")?;
         let walls = slice(wall_tags, num_wall_tags, "wall_tags")?;

@@ -244,3 +244,15 @@ pub(crate) unsafe fn copy_if_given<T: Copy>(source: &[T], out: *mut T, name: &st
     }
     Ok(())
 }
+
+/// The options behind `options`, which a contact's `*_new` needs: null is an error saying to start
+/// from `defaults()` and set the range and the stiffness.
+pub(crate) unsafe fn contact_options<T: Copy>(options: *const T, defaults: &str) -> Result<T, Failure> {
+    if options.is_null() {
+        return Err(Failure::new(
+            TumbleStatus::NullPointer,
+            format!("options is null: start from {defaults}() and set range and stiffness"),
+        ));
+    }
+    Ok(options.read())
+}

@@ -5,7 +5,8 @@
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
 use crate::status::{
-    copy_if_given, copy_out, count, dimension, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus,
+    contact_options, copy_if_given, copy_out, count, dimension, guard, put, room, slice, slice_mut, ErrorSlot, Failure,
+    TumbleStatus,
 };
 use std::ffi::c_char;
 use tumble::contact::Law;
@@ -141,13 +142,7 @@ pub unsafe extern "C" fn tumble_world_new(
 ) -> TumbleStatus {
     guard(None, || {
         put(out, std::ptr::null_mut(), "out")?;
-        if options.is_null() {
-            return Err(Failure::new(
-                TumbleStatus::NullPointer,
-                "options is null: start from tumble_world_options_default() and set range and stiffness",
-            ));
-        }
-        let given = options.read();
+        let given = contact_options(options, "tumble_world_options_default")?;
         let d = dimension(dim)?;
         let tags = slice(wall_tags, num_wall_tags, "wall_tags")?;
         let domain = if domain.is_null() {
