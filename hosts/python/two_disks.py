@@ -58,16 +58,14 @@ def rigid(centre, velocity, x):
 class Fluid:
     """Stokes flow on one position of the mesh: Taylor–Hood, the disks' and the box's dofs."""
 
-    def __init__(self, points, cells, facets, facet_tags, dt):
+    def __init__(self, points, cells, groups, dt):
+        """The flow on the mesh of `points` and `cells`; `groups` are scikit-fem's facet indices of
+        the two disks and of the box (`facet_groups`, the same for every position)."""
         self.mesh = MeshTri(points.T.copy(), cells.T.copy())
         self.velocity = Basis(self.mesh, ElementVector(ElementTriP2()), intorder=4)
         self.pressure = Basis(self.mesh, ElementTriP1(), intorder=4)
-        # scikit-fem's facet index of each tagged facet (its two nodes, in either order).
-        index = {tuple(sorted(f)): k for k, f in enumerate(self.mesh.facets.T)}
-        of_tag = lambda tag: np.array([index[tuple(sorted(f))] for f in facets[facet_tags == tag]])
-        self.body_dofs = [self.velocity.get_dofs(facets=of_tag(t)).all() for t in (1, 2)]
-        walls = np.concatenate([of_tag(t) for t in (3, 4, 5, 6)])
-        self.wall_dofs = self.velocity.get_dofs(facets=walls).all()
+        self.body_dofs = [self.velocity.get_dofs(facets=g).all() for g in groups[:2]]
+        self.wall_dofs = self.velocity.get_dofs(facets=groups[2]).all()
         # Each velocity dof's component (0: x, 1: y).
         self.component = np.empty(self.velocity.N, dtype=int)
         for c in (0, 1):
@@ -93,9 +91,8 @@ class Fluid:
         n = self.velocity.N
         # Dirichlet: every velocity dof on a boundary, and one pressure (the level is free).
         self.fixed = np.concatenate([self.wall_dofs, *self.body_dofs, [n]])
-        free = np.setdiff1d(np.arange(self.matrix.shape[0]), self.fixed)
-        self.free = free
-        self.factor = spla.splu(self.matrix[free][:, free].tocsc())
+        self.free = np.setdiff1d(np.arange(self.matrix.shape[0]), self.fixed)
+        self.factor = spla.splu(self.matrix[self.free][:, self.free].tocsc())
 
     def solve(self, fixed_values, memory):
         """The flow with the velocity dofs on the boundary at `fixed_values` (a full vector, read at
@@ -132,6 +129,15 @@ class Fluid:
                 dofs, values = self.modes(centres, k)
                 r[3 * k : 3 * k + 3, n] = values @ residual_n[dofs]
         return rest, [sol for sol, _ in unit], force_rest, r
+
+
+def facet_groups(points, cells, facets, facet_tags):
+    """scikit-fem's facet indices of the disks' facets (tags 1 and 2) and of the box's (3 to 6):
+    they depend on the cells only, so they are found once."""
+    mesh = MeshTri(points.T.copy(), cells.T.copy())
+    index = {tuple(sorted(f)): k for k, f in enumerate(mesh.facets.T)}
+    of = lambda tags: np.array([index[tuple(sorted(f))] for f in facets[np.isin(facet_tags, tags)]])
+    return [of([1]), of([2]), of([3, 4, 5, 6])]
 
 
 def harmonic_extension(mesh, boundary_nodes, boundary_displacement):
@@ -173,6 +179,7 @@ def run(out, h, steps, dt, floor_gap=0.02, pair_gap=0.015, contact_range=RANGE):
     mass = BODY_DENSITY * math.pi * RADIUS**2
     m = np.diag([mass, mass, 0.5 * mass * RADIUS**2] * 2)
     weight = np.array([0.0, -(BODY_DENSITY - FLUID_DENSITY) * math.pi * RADIUS**2 * GRAVITY, 0.0] * 2)
+    groups = facet_groups(mesh.points, mesh.cells, facets, tags)
     body_nodes = [np.unique(facets[tags == t]) for t in (1, 2)]
     wall_nodes = np.unique(facets[tags >= 3])
     velocity, angles, hydro, contact_load = np.zeros(6), np.zeros(2), np.zeros(6), np.zeros(6)
@@ -197,7 +204,7 @@ def run(out, h, steps, dt, floor_gap=0.02, pair_gap=0.015, contact_range=RANGE):
             contact, torque = host.forces()
             contact_load = np.array([*contact[0], torque[0], *contact[1], torque[1]])
             # The host: the flow's response, and the disks' new velocities, implicitly.
-            fluid = Fluid(points, current.cells, facets, tags, dt)
+            fluid = Fluid(points, current.cells, groups, dt)
             memory = np.zeros(fluid.velocity.N) if flow is None else flow[: fluid.velocity.N]
             rest, unit, force_rest, r = fluid.step(centres, memory)
             velocity = np.linalg.solve(m / dt + r, m @ velocity / dt + weight + force_rest + contact_load)

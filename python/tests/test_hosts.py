@@ -20,7 +20,8 @@ import two_disks  # noqa: E402
 def test_the_fluids_resistance_is_symmetric_and_positive():
     centres = np.array([[0.7, 1.0], [1.3, 1.0]])
     mesh = tumble.Mesh.box_with_balls([0, 0], [2, 2], [40, 40], centres, [0.125, 0.125])
-    fluid = two_disks.Fluid(mesh.points, mesh.cells, mesh.facets, mesh.facet_tags, 1e-3)
+    groups = two_disks.facet_groups(mesh.points, mesh.cells, mesh.facets, mesh.facet_tags)
+    fluid = two_disks.Fluid(mesh.points, mesh.cells, groups, 1e-3)
     _, _, force_rest, r = fluid.step(centres, np.zeros(fluid.velocity.N))
     # The flow's dissipation U·R U = ∫ 2μ ε:ε + ρ/Δt |u|² > 0, and R is a Gram matrix.
     assert np.abs(r - r.T).max() < 1e-10 * np.abs(r).max()

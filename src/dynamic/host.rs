@@ -86,24 +86,6 @@ enum Any {
     D3(contact::HostContact<3>),
 }
 
-/// Runs `$body` with `$h` the typed contact and `$d` its dimension.
-macro_rules! with_host {
-    ($any:expr, $h:ident, $d:ident => $body:expr) => {
-        match $any {
-            Any::D2($h) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            Any::D3($h) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-        }
-    };
-}
-
 impl HostContact {
     /// Bodies whose boundaries are the facets tagged `body_tags` (one tag per body, in the order of
     /// the centres given to [`Self::find_contacts`]) and walls tagged `wall_tags` (may be empty) on
@@ -142,12 +124,12 @@ impl HostContact {
 
     /// 2 or 3.
     pub fn dim(&self) -> usize {
-        with_host!(&self.any, _h, D => D)
+        by_dim!(Any, &self.any, _h, D => D)
     }
 
     /// The number of bodies.
     pub fn num_bodies(&self) -> usize {
-        with_host!(&self.any, h, D => h.num_bodies())
+        by_dim!(Any, &self.any, h, D => h.num_bodies())
     }
 
     /// Finds the contacts on `mesh` (the one given to [`Self::new`], or the same cells moved by
@@ -174,7 +156,7 @@ impl HostContact {
 
     /// The contacts found by the last call to [`Self::find_contacts`].
     pub fn contacts(&self) -> Contacts {
-        with_host!(&self.any, h, D => {
+        by_dim!(Any, &self.any, h, D => {
             let list = h.last_contacts();
             let flat = |f: fn(&contact::Contact<D>) -> Vector<D>| math::flatten(&list.iter().map(f).collect::<Vec<_>>());
             Contacts {
@@ -191,7 +173,7 @@ impl HostContact {
     /// The contact force (`dim` numbers per body) and torque about its centre (2D: 1 number per
     /// body; 3D: 3) on every body, from the last call's contacts.
     pub fn forces(&mut self) -> Result<(Vec<f64>, Vec<f64>), Error> {
-        with_host!(&mut self.any, h, D => {
+        by_dim!(Any, &mut self.any, h, D => {
             let n = h.num_bodies();
             let (mut force, mut torque) = (vec![Vector::<D>::zeros(); n], vec![<Dim<D> as Kinematics<D>>::zero(); n]);
             h.forces(&mut force, &mut torque).map_err(Error::failed)?;
@@ -207,7 +189,7 @@ impl HostContact {
     /// body's nodes sum to its force of [`Self::forces`] and their moments to its torque; the
     /// walls' nodes take the reactions.
     pub fn node_loads(&self) -> Result<Vec<f64>, Error> {
-        with_host!(&self.any, h, D => {
+        by_dim!(Any, &self.any, h, D => {
             let mut loads = vec![Vector::<D>::zeros(); h.num_points()];
             h.node_loads(&mut loads).map_err(Error::failed)?;
             Ok(loads.iter().flat_map(|l| l.iter().copied()).collect())

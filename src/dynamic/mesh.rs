@@ -14,24 +14,6 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Mesh(Arc<AnyMesh>);
 
-/// Runs `$body` with `$m` the mesh of either dimension and `$d` its dimension as a constant.
-macro_rules! with_mesh {
-    ($any:expr, $m:ident, $d:ident => $body:expr) => {
-        match $any {
-            $crate::mesh::gmsh::AnyMesh::D2($m) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            $crate::mesh::gmsh::AnyMesh::D3($m) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-        }
-    };
-}
-
 impl Mesh {
     /// Reads a Gmsh `.msh` file (2.2 or 4.1, ASCII or binary) of triangles or tetrahedra; its
     /// physical groups become the tags and their names.
@@ -244,22 +226,22 @@ impl Mesh {
 
     /// 2 or 3.
     pub fn dim(&self) -> usize {
-        with_mesh!(&*self.0, _m, D => D)
+        by_dim!(AnyMesh, &*self.0, _m, D => D)
     }
 
     /// The numbers of nodes, cells and marked facets.
     pub fn sizes(&self) -> (usize, usize, usize) {
-        with_mesh!(&*self.0, m, D => (m.num_points(), m.num_cells(), m.facets().len()))
+        by_dim!(AnyMesh, &*self.0, m, D => (m.num_points(), m.num_cells(), m.facets().len()))
     }
 
     /// The node coordinates, `dim` per node.
     pub fn points(&self) -> Vec<f64> {
-        with_mesh!(&*self.0, m, D => m.points().iter().flat_map(|p| p.iter().copied()).collect())
+        by_dim!(AnyMesh, &*self.0, m, D => m.points().iter().flat_map(|p| p.iter().copied()).collect())
     }
 
     /// The cells' node indices, `dim + 1` per cell.
     pub fn cells(&self) -> &[u32] {
-        with_mesh!(&*self.0, m, D => m.cells())
+        by_dim!(AnyMesh, &*self.0, m, D => m.cells())
     }
 
     /// The box `[lower, upper]` split into `cells[a]` intervals along axis `a` (as
@@ -331,12 +313,12 @@ impl Mesh {
     /// # Ok::<(), tumble::dynamic::Error>(())
     /// ```
     pub fn facets(&self) -> (&[u32], &[i32]) {
-        with_mesh!(&*self.0, m, D => (m.facets().as_flattened(), m.facet_markers()))
+        by_dim!(AnyMesh, &*self.0, m, D => (m.facets().as_flattened(), m.facet_markers()))
     }
 
     /// The facets' distinct tags, in increasing order.
     pub fn facet_tags(&self) -> Vec<i32> {
-        let mut tags = with_mesh!(&*self.0, m, D => m.facet_markers().to_vec());
+        let mut tags = by_dim!(AnyMesh, &*self.0, m, D => m.facet_markers().to_vec());
         tags.sort_unstable();
         tags.dedup();
         tags
@@ -344,7 +326,7 @@ impl Mesh {
 
     /// The tag of the facets named `name`.
     pub fn facet_tag(&self, name: &str) -> Result<i32, Error> {
-        with_mesh!(&*self.0, m, D => m.facet_marker(name)).map_err(|e| Error::argument("name", e))
+        by_dim!(AnyMesh, &*self.0, m, D => m.facet_marker(name)).map_err(|e| Error::argument("name", e))
     }
 }
 

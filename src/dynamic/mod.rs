@@ -21,6 +21,25 @@
 //! # Ok::<(), tumble::dynamic::Error>(())
 //! ```
 
+/// Runs `$body` with `$x` the value inside `$any`, of an enum `$kind` (in scope) whose variants
+/// `D2` and `D3` hold the 2D and 3D types, and `$d` the dimension as a constant.
+macro_rules! by_dim {
+    ($kind:ident, $any:expr, $x:ident, $d:ident => $body:expr) => {
+        match $any {
+            $kind::D2($x) => {
+                #[allow(dead_code)]
+                const $d: usize = 2;
+                $body
+            }
+            $kind::D3($x) => {
+                #[allow(dead_code)]
+                const $d: usize = 3;
+                $body
+            }
+        }
+    };
+}
+
 mod distance;
 mod error;
 mod host;

@@ -191,29 +191,11 @@ pub(super) fn contact_model(
     })
 }
 
-/// Runs `$body` with `$w` the typed world (mutable) and `$d` its dimension.
-macro_rules! with_world {
-    ($world:expr, $w:ident, $d:ident => $body:expr) => {
-        match $world {
-            Any::D2($w) => {
-                #[allow(dead_code)]
-                const $d: usize = 2;
-                $body
-            }
-            Any::D3($w) => {
-                #[allow(dead_code)]
-                const $d: usize = 3;
-                $body
-            }
-        }
-    };
-}
-
-/// Runs `$body` as [`with_world!`] does, on the world's threads.
+/// Runs `$body` with `$w` the typed world and `$d` its dimension ([`by_dim!`]), on the world's threads.
 macro_rules! on_pool {
     ($world:expr, $w:ident, $d:ident => $body:expr) => {{
         let World { any, pool } = $world;
-        within(pool, || with_world!(any, $w, $d => $body))
+        within(pool, || by_dim!(Any, any, $w, $d => $body))
     }};
 }
 
@@ -273,7 +255,7 @@ impl World {
 
     /// The number of bodies.
     pub fn num_bodies(&mut self) -> usize {
-        with_world!(&mut self.any, w, D => w.sim.bodies.len())
+        by_dim!(Any, &mut self.any, w, D => w.sim.bodies.len())
     }
 
     /// Adds a body of shape `primitive` with `sizes` (`dim` numbers), `density`, at `position`
@@ -413,7 +395,7 @@ impl World {
 
     /// Body `index`'s state.
     pub fn body(&mut self, index: usize) -> Result<BodyState, Error> {
-        with_world!(&mut self.any, w, D => {
+        by_dim!(Any, &mut self.any, w, D => {
             let b = body(&w.sim.bodies, index)?;
             Ok(BodyState {
                 position: b.position.as_slice().to_vec(),
@@ -435,7 +417,7 @@ impl World {
         velocity: Option<&[f64]>,
         angular_velocity: Option<&[f64]>,
     ) -> Result<(), Error> {
-        with_world!(&mut self.any, w, D => {
+        by_dim!(Any, &mut self.any, w, D => {
             let mut b = body(&w.sim.bodies, index)?.clone();
             set_pose(&mut b, position, orientation)?;
             if let Some(v) = velocity {
@@ -491,7 +473,7 @@ impl World {
     /// # Ok::<(), tumble::dynamic::Error>(())
     /// ```
     pub fn save(&mut self) -> Vec<u8> {
-        let state = with_world!(&mut self.any, w, D => w.sim.state());
+        let state = by_dim!(Any, &mut self.any, w, D => w.sim.state());
         let mut bytes = Vec::new();
         ciborium::into_writer(&state, &mut bytes).expect("a state encodes into memory");
         bytes
@@ -502,7 +484,7 @@ impl World {
     pub fn restore(&mut self, bytes: &[u8]) -> Result<(), Error> {
         let state: SimulationState = ciborium::from_reader(bytes)
             .map_err(|e| Error::argument("state", format!("is not a saved world state: {e}")))?;
-        with_world!(&mut self.any, w, D => {
+        by_dim!(Any, &mut self.any, w, D => {
             if !w.sim.bodies.is_empty() {
                 w.ready()?;
             }

@@ -162,16 +162,25 @@ pub fn box_with_balls<const D: usize>(
     SimplexMesh::new(parts)
 }
 
+/// Each sphere's centre finite and radius positive and finite.
+fn check_radii<const D: usize>(spheres: &[Sphere<D>]) -> Result<(), MeshError> {
+    match spheres
+        .iter()
+        .position(|s| !(s.radius > 0.0 && s.radius.is_finite() && s.centre.iter().all(|x| x.is_finite())))
+    {
+        Some(k) => Err(MeshError::Invalid(format!(
+            "sphere {k} ('{}'): radius {} must be positive and finite",
+            spheres[k].name, spheres[k].radius
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Each sphere inside the box `[lo, hi]` and apart from the others, with gaps of at least `step`.
 fn check_in_box<const D: usize>(lo: Point<D>, hi: Point<D>, spheres: &[Sphere<D>], step: f64) -> Result<(), MeshError> {
     let bad = |m: String| Err(MeshError::Invalid(m));
+    check_radii(spheres)?;
     for (k, s) in spheres.iter().enumerate() {
-        if !(s.radius > 0.0 && s.radius.is_finite() && s.centre.iter().all(|x| x.is_finite())) {
-            return bad(format!(
-                "sphere {k} ('{}'): radius {} must be positive and finite",
-                s.name, s.radius
-            ));
-        }
         let gap = (0..D)
             .map(|a| (s.centre[a] - s.radius - lo[a]).min(hi[a] - s.centre[a] - s.radius))
             .fold(f64::INFINITY, f64::min);
@@ -283,14 +292,7 @@ fn check_spheres<const D: usize>(spheres: &[Sphere<D>], hole: bool, h: f64) -> R
     if !(h > 0.0 && h.is_finite()) {
         return bad(format!("the element size h must be positive and finite, got {h}"));
     }
-    for (k, s) in spheres.iter().enumerate() {
-        if !(s.radius > 0.0 && s.radius.is_finite() && s.centre.iter().all(|x| x.is_finite())) {
-            return bad(format!(
-                "sphere {k} ('{}'): radius {} must be positive and finite",
-                s.name, s.radius
-            ));
-        }
-    }
+    check_radii(spheres)?;
     let step = STEP[D - 2] * h;
     let last = spheres.len() - 1;
     for (k, s) in spheres.iter().enumerate().take(last) {
