@@ -224,6 +224,9 @@ private:
   write_timing();
   Reach
   reach(const typename DoFHandler<dim>::active_cell_iterator &cell) const;
+  template <typename AtCell, typename AtPoint, typename Done>
+  void
+  over_disks(AtCell at_cell, AtPoint at_point, Done done);
   int
   disk_at(const Point<dim> &x) const;
 
@@ -394,6 +397,36 @@ TwoDisks::disk_at(const Point<dim> &x) const
   return -1;
 }
 
+/// The walk of the disks' integrals over this rank's cells that a disk reaches: `at_cell(values)`
+/// with `values` on the cell (its own quadrature, or the iterated one where a circle cuts it),
+/// then `at_point(q, b, x, w)` at each quadrature point `x` inside disk `b` with the weight
+/// `w = κ JxW`, then `done(cell)`.
+template <typename AtCell, typename AtPoint, typename Done>
+void
+TwoDisks::over_disks(AtCell at_cell, AtPoint at_point, Done done)
+{
+  const UpdateFlags flags = update_values | update_quadrature_points | update_JxW_values;
+  FEValues<dim> inside(fe, quadrature, flags), cut(fe, cut_quadrature, flags);
+  for (const auto &cell : dof_handler.active_cell_iterators())
+    if (cell->is_locally_owned())
+      {
+        const Reach r = reach(cell);
+        if (r == Reach::none)
+          continue;
+        FEValues<dim> &values = r == Reach::inside ? inside : cut;
+        values.reinit(cell);
+        at_cell(values);
+        for (unsigned int q = 0; q < values.n_quadrature_points; ++q)
+          {
+            const Point<dim> &x = values.quadrature_point(q);
+            const int b = disk_at(x);
+            if (b >= 0)
+              at_point(q, b, x, penalty * values.JxW(q));
+          }
+        done(cell);
+      }
+}
+
 /// The parts of the matrix that never change: (ρ_f/Δt)(u, v) + μ(∇u, ∇v) − (p, ∇·v) − (q, ∇·u)
 /// − δ(p, q), δ = 1e-10/μ fixing the pressure's constant in the closed box; and the velocity
 /// mass matrix (ρ_f/Δt)(u, v) that carries the last step's flow into the right-hand side.
@@ -457,8 +490,6 @@ TwoDisks::assemble_step()
   for (auto &rhs : mode_rhs)
     rhs = 0;
   const FEValuesExtractors::Vector velocities(0);
-  FEValues<dim> inside(fe, quadrature, update_values | update_quadrature_points | update_JxW_values);
-  FEValues<dim> cut(fe, cut_quadrature, update_values | update_quadrature_points | update_JxW_values);
   const unsigned int n = fe.n_dofs_per_cell();
   FullMatrix<double> local(n, n);
   std::array<Vector<double>, n_modes> local_rhs;
@@ -466,47 +497,40 @@ TwoDisks::assemble_step()
     r.reinit(n);
   std::vector<types::global_dof_index> dofs(n);
   std::vector<Tensor<1, dim>> phi(n);
-  for (const auto &cell : dof_handler.active_cell_iterators())
-    if (cell->is_locally_owned())
-      {
-        const Reach r = reach(cell);
-        if (r == Reach::none)
-          continue;
-        FEValues<dim> &values = r == Reach::inside ? inside : cut;
-        values.reinit(cell);
-        local = 0;
-        for (auto &v : local_rhs)
-          v = 0;
-        for (unsigned int q = 0; q < values.n_quadrature_points; ++q)
-          {
-            const Point<dim> &x = values.quadrature_point(q);
-            const int b = disk_at(x);
-            if (b < 0)
-              continue;
-            const double w = penalty * values.JxW(q);
-            for (unsigned int i = 0; i < n; ++i)
-              phi[i] = values[velocities].value(i, q);
-            for (unsigned int i = 0; i < n; ++i)
-              {
-                for (unsigned int j = 0; j < n; ++j)
-                  local(i, j) += phi[i] * phi[j] * w;
-                for (unsigned int k = 0; k < 3; ++k)
-                  local_rhs[3 * b + k](i) += phi[i] * disks[b].mode(k, x) * w;
-              }
-          }
-        cell->get_dof_indices(dofs);
-        constraints.distribute_local_to_global(local, dofs, system_matrix);
-        for (unsigned int m = 0; m < n_modes; ++m)
-          constraints.distribute_local_to_global(local_rhs[m], dofs, mode_rhs[m]);
-      }
+  const FEValues<dim> *on_cell = nullptr;
+  over_disks(
+    [&](const FEValues<dim> &values) {
+      on_cell = &values;
+      local = 0;
+      for (auto &v : local_rhs)
+        v = 0;
+    },
+    [&](unsigned int q, int b, const Point<dim> &x, double w) {
+      for (unsigned int i = 0; i < n; ++i)
+        phi[i] = (*on_cell)[velocities].value(i, q);
+      for (unsigned int i = 0; i < n; ++i)
+        {
+          for (unsigned int j = 0; j < n; ++j)
+            local(i, j) += phi[i] * phi[j] * w;
+          for (unsigned int k = 0; k < 3; ++k)
+            local_rhs[3 * b + k](i) += phi[i] * disks[b].mode(k, x) * w;
+        }
+    },
+    [&](const auto &cell) {
+      cell->get_dof_indices(dofs);
+      constraints.distribute_local_to_global(local, dofs, system_matrix);
+      for (unsigned int m = 0; m < n_modes; ++m)
+        constraints.distribute_local_to_global(local_rhs[m], dofs, mode_rhs[m]);
+    });
   system_matrix.compress(VectorOperation::add);
   check(MatSetOption(system_matrix, MAT_SYMMETRIC, PETSC_TRUE), "MatSetOption");
   for (auto &rhs : mode_rhs)
     rhs.compress(VectorOperation::add);
 }
 
-/// One factorisation (MUMPS's LDLᵀ through PETSc; `-pc_type lu` for LU), its analysis kept from step to step since the
-/// pattern never changes) and seven solves: the rest flow and one per rigid mode.
+/// One factorisation (MUMPS's LDLᵀ through PETSc; `-pc_type lu` for LU; its analysis kept from
+/// step to step, since the pattern never changes) and seven solves: the rest flow and one per
+/// rigid mode.
 void
 TwoDisks::solve_flows()
 {
@@ -544,43 +568,30 @@ TwoDisks::advance_disks()
   {
     TimerOutput::Scope scope(timer, "disk integrals");
     const FEValuesExtractors::Vector velocities(0);
-    FEValues<dim> inside(fe, quadrature, update_values | update_quadrature_points | update_JxW_values);
-    FEValues<dim> cut(fe, cut_quadrature, update_values | update_quadrature_points | update_JxW_values);
     std::vector<std::vector<Tensor<1, dim>>> u(n_modes + 1, std::vector<Tensor<1, dim>>(cut_quadrature.size()));
-    for (const auto &cell : dof_handler.active_cell_iterators())
-      if (cell->is_locally_owned())
-        {
-          const Reach r = reach(cell);
-          if (r == Reach::none)
-            continue;
-          FEValues<dim> &values = r == Reach::inside ? inside : cut;
-          values.reinit(cell);
-          for (unsigned int m = 0; m <= n_modes; ++m)
-            {
-              u[m].resize(values.n_quadrature_points);
-              values[velocities].get_function_values(ghosted[m], u[m]);
-            }
-          for (unsigned int q = 0; q < values.n_quadrature_points; ++q)
-            {
-              const Point<dim> &x = values.quadrature_point(q);
-              const int d = disk_at(x);
-              if (d < 0)
-                continue;
-              const Disk &disk = disks[d];
-              const double w = penalty * values.JxW(q);
-              for (unsigned int a = 0; a < 3; ++a)
-                {
-                  const unsigned int k = 3 * d + a;
-                  const Tensor<1, dim> phi_k = disk.mode(a, x);
-                  double *row = &sums[k * (2 * n_modes + 1)];
-                  for (unsigned int l = 0; l < n_modes; ++l)
-                    row[l] += u[l + 1][q] * phi_k * w;
-                  row[n_modes] += u[0][q] * phi_k * w;
-                  for (unsigned int b = 0; b < 3; ++b)
-                    row[n_modes + 1 + 3 * d + b] += disk.mode(b, x) * phi_k * w;
-                }
-            }
-        }
+    over_disks(
+      [&](const FEValues<dim> &values) {
+        for (unsigned int m = 0; m <= n_modes; ++m)
+          {
+            u[m].resize(values.n_quadrature_points);
+            values[velocities].get_function_values(ghosted[m], u[m]);
+          }
+      },
+      [&](unsigned int q, int d, const Point<dim> &x, double w) {
+        const Disk &disk = disks[d];
+        for (unsigned int a = 0; a < 3; ++a)
+          {
+            const unsigned int k = 3 * d + a;
+            const Tensor<1, dim> phi_k = disk.mode(a, x);
+            double *row = &sums[k * (2 * n_modes + 1)];
+            for (unsigned int l = 0; l < n_modes; ++l)
+              row[l] += u[l + 1][q] * phi_k * w;
+            row[n_modes] += u[0][q] * phi_k * w;
+            for (unsigned int b = 0; b < 3; ++b)
+              row[n_modes + 1 + 3 * d + b] += disk.mode(b, x) * phi_k * w;
+          }
+      },
+      [](const auto &) {});
   }
   {
     TimerOutput::Scope scope(timer, "communicate");

@@ -18,9 +18,10 @@
 //!    disks sideways 23 % faster than a body-fitted host at `h = 0.01` (`hosts/`), 2 % with it.
 //!    A contact stiff enough to need sub-steps stays explicit in them: loaded from the step's
 //!    start, the falling tripole went through the floor. The multipliers `μ` are internal
-//!    forces (no net force or torque on any body): with `Π` the least-squares fit of a rigid motion to the values on each `C_i`, they
-//!    solve `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀` (`ũ₀` the solution without them) by restarted
-//!    GMRES, one velocity solve per iteration, preconditioned by `(I − Π) A_CC (I − Π)`. With
+//!    forces (no net force or torque on any body): with `Π` the least-squares fit of a rigid
+//!    motion to the values on each `C_i`, they solve `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀`
+//!    (`ũ₀` the solution without them) by restarted GMRES, one velocity solve per iteration,
+//!    preconditioned by `(I − Π) A_CC (I − Π)`. With
 //!    [`BodyBoundary::Surface`] the rows of the dofs near the surface read the fluid at image
 //!    points instead (`B` in place of `Eᵀ`, `Ghost`), and the system is not symmetric. The last
 //!    step's multipliers, carried to the dofs the bodies hold now, ride in the right-hand side (a
