@@ -5,6 +5,7 @@ curve (from its `bodies.csv`) and the reference's values, with the verdict in th
     cargo run --release -- check cases/stokes_sedimentation.toml --out out/stokes_sedimentation
     cargo run --release -- check cases/disk_sedimentation_re17.toml --out out/disk_sedimentation_re17
     cargo run --release -- check cases/dkt.toml --out out/dkt
+    (and likewise schafer_turek_2d2, falling_ellipse, stenotic_artery)
     python3 scripts/validation_plots.py --runs out --images docs/images
 
 References (values, not curves; sources in docs/validation.md):
@@ -12,7 +13,15 @@ References (values, not curves; sources in docs/validation.md):
 - a disk settling at Re ≈ 17: Wan and Turek (2006), Re_max 17.3 (Glowinski et al. 1999: 17.42),
   reached at t ≈ 0.5–0.6;
 - drafting, kissing, tumbling: Glowinski et al. (2001), Wan and Turek (2006): the trailing disk's
-  peak speed about 1.7 cm/s at t ≈ 1.1–1.5, the heights crossing at t ≈ 1.8–1.9, y ≈ 4.85.
+  peak speed about 1.7 cm/s at t ≈ 1.1–1.5, the heights crossing at t ≈ 1.8–1.9, y ≈ 4.85;
+- Schäfer–Turek 2D-2: FeatFlow's 2014 reference, c_D max 3.22739, c_L max 0.98658, St 0.30184;
+- the falling ellipse (specification 4.4): its figure, landing with the long side level;
+- the particle through the stenosis (specification 4.7.1): about 0.85 in the channel and 4.15 at
+  the throat, read off its figure;
+- the disk at high Reynolds number: Bergmann, Hovnanian and Iollo (2014), heights 3.50, 2.69,
+  1.99, 0.81 at t = 0.083, 0.153, 0.207, 0.295 and Re_max 440–500;
+- the falling tripole (specification 4.6): its figure, at rest on two lobes (its angle a multiple
+  of 2π/3).
 A case whose run is missing is skipped with a message.
 """
 
@@ -104,7 +113,132 @@ def dkt(run, image):
     return f"trailing disk's peak {s[k]:.3f} at t = {t[k]:.2f}; {crossing}"
 
 
-CASES = {"stokes_sedimentation": stokes, "disk_sedimentation_re17": re17, "dkt": dkt}
+def read_table(path):
+    """{column: list} of a CSV with a header of numeric columns."""
+    table = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            for k, v in row.items():
+                table.setdefault(k, []).append(float(v))
+    return table
+
+
+def schafer_turek(directory, image):
+    flow = read_table(os.path.join(directory, "fluid.csv"))
+    t, cd, cl = flow["time"], flow["drag_coefficient"], flow["lift_coefficient"]
+    half = [i for i in range(len(t)) if t[i] >= t[-1] / 2]
+    cd_max, cl_max = max(cd[i] for i in half), max(cl[i] for i in half)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    window = [i for i in half if t[i] >= t[-1] - 1.0]
+    a.plot([t[i] for i in window], [cd[i] for i in window], label="tumble")
+    a.axhline(3.22739, color="k", ls="--", lw=1, label="reference c_D max 3.22739")
+    a.set(xlabel="t (s)", ylabel="c_D")
+    b.plot([t[i] for i in window], [cl[i] for i in window], label="tumble")
+    b.axhline(0.98658, color="k", ls="--", lw=1, label="reference c_L max 0.98658")
+    b.set(xlabel="t (s)", ylabel="c_L")
+    for ax in (a, b):
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    verdict = f"c_D max {cd_max:.4f} ({(cd_max / 3.22739 - 1) * 100:+.3f} %), c_L max {cl_max:.4f} ({(cl_max / 0.98658 - 1) * 100:+.2f} %)"
+    fig.suptitle(f"Schäfer–Turek 2D-2, the last second: {verdict}")
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+    return verdict
+
+
+def ellipse(run, image):
+    body = next(iter(run.values()))
+    t = body["time"]
+    tilt = [math.degrees(abs(math.remainder(a, math.pi))) for a in body["angle"]]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    a.plot(t, tilt)
+    a.axhline(3, color="grey", ls="--", lw=1, label="check: under 3° at the end")
+    a.set(xlabel="t (s)", ylabel="angle of the long axis from level (°)")
+    a.legend(fontsize=8)
+    b.plot(t, body["y"], label="centre height")
+    b.axhline(0.125, color="k", ls="--", lw=1, label="lying flat on the floor (y = b = 0.125)")
+    b.set(xlabel="t (s)", ylabel="y (cm)")
+    b.legend(fontsize=8)
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+    verdict = f"released upright, lands flat: {tilt[-1]:.2f}° from level at t = {t[-1]:g}, gap {body['y'][-1] - 0.125:.4f} to the floor"
+    fig.suptitle(f"Falling ellipse (specification 4.4): {verdict}")
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+    return verdict
+
+
+def stenosis(run, image):
+    body = next(iter(run.values()))
+    d = 8.5e-4
+    x = [v / d for v in body["x"]]
+    u = body["vx"]
+    k = max(range(len(u)), key=u.__getitem__)
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.plot(x, u, label="tumble (cases/stenotic_artery.toml)")
+    ax.axhline(0.85, color="k", ls="--", lw=1, label="specification: about 0.85 in the channel")
+    ax.axhline(4.15, color="C3", ls="--", lw=1, label="specification: about 4.15 at the throat")
+    ax.set(xlabel="x / d", ylabel="particle speed u_x (cm/s)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    verdict = f"largest speed {u[k]:.3f} at x = {x[k]:.1f} d ({(u[k] / 4.15 - 1) * 100:+.1f} % of 4.15)"
+    ax.set_title(f"A particle through a stenosis (4.7.1): {verdict}")
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+    return verdict
+
+
+def high_re(run, image):
+    body = next(iter(run.values()))
+    t, y = body["time"], body["y"]
+    re = [1.5 * v * 0.25 / 0.01 for v in speed(body)]
+    published = [(0.083, 3.50), (0.153, 2.69), (0.207, 1.99), (0.295, 0.81)]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    a.plot(t, y, label="tumble (cases/disk_sedimentation_high_re.toml)")
+    a.plot(*zip(*published), "ko", label="Bergmann et al. 2014")
+    a.set(xlabel="t (s)", ylabel="height y (cm)")
+    b.plot(t, re, label="tumble")
+    b.axhspan(440, 500, color="grey", alpha=0.3, label="published Re_max 440–500")
+    b.set(xlabel="t (s)", ylabel="Re = ρ_s |U| d / μ")
+    for ax in (a, b):
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    behind = [y[min(range(len(t)), key=lambda i: abs(t[i] - tp))] - yp for tp, yp in published]
+    verdict = f"Re_max {max(re):.0f}; heights {', '.join(f'{d:+.2f}' for d in behind)} from the published"
+    fig.suptitle(f"A disk at Re ≈ 500: {verdict}")
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+    return verdict
+
+
+def tripole(run, image):
+    body = next(iter(run.values()))
+    t = body["time"]
+    off = [abs(math.remainder(a, 2 * math.pi / 3)) for a in body["angle"]]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    a.semilogy(t, [max(o, 1e-6) for o in off])
+    a.set(xlabel="t (s)", ylabel="angle from the nearest two-lobe rest (rad)")
+    b.plot(t, body["y"], label="centre height")
+    b.set(xlabel="t (s)", ylabel="y (cm)")
+    for ax in (a, b):
+        ax.grid(alpha=0.3)
+    verdict = f"at t = {t[-1]:g} on two lobes, {off[-1]:.1e} rad from the rest angle"
+    fig.suptitle(f"Falling tripole (specification 4.6): {verdict}")
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+    return verdict
+
+
+CASES = {
+    "stokes_sedimentation": stokes,
+    "disk_sedimentation_re17": re17,
+    "dkt": dkt,
+    "falling_ellipse": ellipse,
+    "stenotic_artery": stenosis,
+    "disk_sedimentation_high_re": high_re,
+    "falling_tripole": tripole,
+}
+FLOWS = {"schafer_turek_2d2": schafer_turek}
 
 
 def main():
@@ -113,13 +247,15 @@ def main():
     parser.add_argument("--images", default="docs/images")
     args = parser.parse_args()
     os.makedirs(args.images, exist_ok=True)
-    for case, draw in CASES.items():
-        path = os.path.join(args.runs, case, "bodies.csv")
+    for case, draw in {**CASES, **FLOWS}.items():
+        directory = os.path.join(args.runs, case)
+        path = os.path.join(directory, "fluid.csv" if case in FLOWS else "bodies.csv")
         if not os.path.exists(path):
             print(f"{case}: no run at {path}, skipped")
             continue
         image = os.path.join(args.images, f"validation_{case}.png")
-        print(f"{case}: {draw(read(path), image)} -> {image}")
+        result = draw(directory, image) if case in FLOWS else draw(read(path), image)
+        print(f"{case}: {result} -> {image}")
 
 
 if __name__ == "__main__":
