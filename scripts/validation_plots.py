@@ -47,6 +47,17 @@ def read(path):
     return bodies
 
 
+def finish(fig, title, image):
+    """Legends (where a curve has a label) and grids on every panel, the title, the PNG."""
+    for ax in fig.axes:
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+
+
 def speed(body):
     return [math.hypot(u, v) for u, v in zip(body["vx"], body["vy"])]
 
@@ -61,11 +72,7 @@ def stokes(run, image):
     ax.axhline(exact, color="k", ls="--", lw=1, label="Faxén's law, 0.045612")
     ax.axhspan(exact * 0.997, exact * 1.003, color="grey", alpha=0.2, label="check band ±0.3 %")
     ax.set(xlabel="t (s)", ylabel="settling speed (cm/s)")
-    ax.set_title(f"Stokes sedimentation between two walls: terminal speed {error * 100:+.3f} %")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"Stokes sedimentation between two walls: terminal speed {error * 100:+.3f} %", image)
     return f"terminal speed {v[-1]:.6f} against {exact} ({error * 100:+.3f} %)"
 
 
@@ -78,11 +85,7 @@ def re17(run, image):
     ax.plot([0.5, 0.6], [17.3, 17.3], "k-", lw=3, label="Wan and Turek 2006: Re_max 17.3 at t ≈ 0.5–0.6")
     ax.plot([0.5, 0.6], [17.42, 17.42], "C3-", lw=3, label="Glowinski et al. 1999: 17.42")
     ax.set(xlabel="t (s)", ylabel="Re = ρ_s |U| d / μ")
-    ax.set_title(f"A disk settling at Re ≈ 17: Re_max {re[k]:.2f} at t = {body['time'][k]:.3f} ({(re[k] / 17.3 - 1) * 100:+.1f} %)")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"A disk settling at Re ≈ 17: Re_max {re[k]:.2f} at t = {body['time'][k]:.3f} ({(re[k] / 17.3 - 1) * 100:+.1f} %)", image)
     return f"Re_max {re[k]:.2f} at t = {body['time'][k]:.3f} against 17.3 ({(re[k] / 17.3 - 1) * 100:+.1f} %)"
 
 
@@ -97,19 +100,13 @@ def dkt(run, image):
     a.plot(t, lower["y"], label="leading disk (from y = 6.8)")
     a.add_patch(plt.Rectangle((1.8, 4.75), 0.1, 0.2, color="k", alpha=0.4, label="published crossing, t ≈ 1.8–1.9, y ≈ 4.85"))
     a.set(xlabel="t (s)", ylabel="height y (cm)")
-    a.legend(fontsize=8)
-    a.grid(alpha=0.3)
     b.plot(t, s, label="trailing disk")
     b.plot(t, speed(lower), label="leading disk")
     b.plot([1.1, 1.5], [1.7, 1.7], "k-", lw=3, label="published peak, about 1.7 at t ≈ 1.1–1.5")
     b.set(xlabel="t (s)", ylabel="speed (cm/s)")
-    b.legend(fontsize=8)
-    b.grid(alpha=0.3)
     height = (upper["y"][cross] + lower["y"][cross]) / 2 if cross is not None else None
     crossing = f"cross at t = {t[cross]:.2f}, y = {height:.2f}" if cross is not None else "no crossing"
-    fig.suptitle(f"Drafting, kissing, tumbling: trailing peak {s[k]:.2f} cm/s at t = {t[k]:.2f}; {crossing}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"Drafting, kissing, tumbling: trailing peak {s[k]:.2f} cm/s at t = {t[k]:.2f}; {crossing}", image)
     return f"trailing disk's peak {s[k]:.3f} at t = {t[k]:.2f}; {crossing}"
 
 
@@ -136,13 +133,8 @@ def schafer_turek(directory, image):
     b.plot([t[i] for i in window], [cl[i] for i in window], label="tumble")
     b.axhline(0.98658, color="k", ls="--", lw=1, label="reference c_L max 0.98658")
     b.set(xlabel="t (s)", ylabel="c_L")
-    for ax in (a, b):
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
     verdict = f"c_D max {cd_max:.4f} ({(cd_max / 3.22739 - 1) * 100:+.3f} %), c_L max {cl_max:.4f} ({(cl_max / 0.98658 - 1) * 100:+.2f} %)"
-    fig.suptitle(f"Schäfer–Turek 2D-2, the last second: {verdict}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"Schäfer–Turek 2D-2, the last second: {verdict}", image)
     return verdict
 
 
@@ -154,17 +146,11 @@ def ellipse(run, image):
     a.plot(t, tilt)
     a.axhline(3, color="grey", ls="--", lw=1, label="check: under 3° at the end")
     a.set(xlabel="t (s)", ylabel="angle of the long axis from level (°)")
-    a.legend(fontsize=8)
     b.plot(t, body["y"], label="centre height")
     b.axhline(0.125, color="k", ls="--", lw=1, label="lying flat on the floor (y = b = 0.125)")
     b.set(xlabel="t (s)", ylabel="y (cm)")
-    b.legend(fontsize=8)
-    for ax in (a, b):
-        ax.grid(alpha=0.3)
     verdict = f"released upright, lands flat: {tilt[-1]:.2f}° from level at t = {t[-1]:g}, gap {body['y'][-1] - 0.125:.4f} to the floor"
-    fig.suptitle(f"Falling ellipse (specification 4.4): {verdict}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"Falling ellipse (specification 4.4): {verdict}", image)
     return verdict
 
 
@@ -179,12 +165,8 @@ def stenosis(run, image):
     ax.axhline(0.85, color="k", ls="--", lw=1, label="specification: about 0.85 in the channel")
     ax.axhline(4.15, color="C3", ls="--", lw=1, label="specification: about 4.15 at the throat")
     ax.set(xlabel="x / d", ylabel="particle speed u_x (cm/s)")
-    ax.legend(fontsize=8)
-    ax.grid(alpha=0.3)
     verdict = f"largest speed {u[k]:.3f} at x = {x[k]:.1f} d ({(u[k] / 4.15 - 1) * 100:+.1f} % of 4.15)"
-    ax.set_title(f"A particle through a stenosis (4.7.1): {verdict}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"A particle through a stenosis (4.7.1): {verdict}", image)
     return verdict
 
 
@@ -200,14 +182,9 @@ def high_re(run, image):
     b.plot(t, re, label="tumble")
     b.axhspan(440, 500, color="grey", alpha=0.3, label="published Re_max 440–500")
     b.set(xlabel="t (s)", ylabel="Re = ρ_s |U| d / μ")
-    for ax in (a, b):
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
     behind = [y[min(range(len(t)), key=lambda i: abs(t[i] - tp))] - yp for tp, yp in published]
     verdict = f"Re_max {max(re):.0f}; heights {', '.join(f'{d:+.2f}' for d in behind)} from the published"
-    fig.suptitle(f"A disk at Re ≈ 500: {verdict}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"A disk at Re ≈ 500: {verdict}", image)
     return verdict
 
 
@@ -220,12 +197,8 @@ def tripole(run, image):
     a.set(xlabel="t (s)", ylabel="angle from the nearest two-lobe rest (rad)")
     b.plot(t, body["y"], label="centre height")
     b.set(xlabel="t (s)", ylabel="y (cm)")
-    for ax in (a, b):
-        ax.grid(alpha=0.3)
     verdict = f"at t = {t[-1]:g} on two lobes, {off[-1]:.1e} rad from the rest angle"
-    fig.suptitle(f"Falling tripole (specification 4.6): {verdict}")
-    fig.tight_layout()
-    fig.savefig(image, dpi=110)
+    finish(fig, f"Falling tripole (specification 4.6): {verdict}", image)
     return verdict
 
 
