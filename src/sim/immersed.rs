@@ -645,26 +645,20 @@ where
         let implicit_contact = *substeps == 1;
         if implicit_contact {
             bodies.contact_forces()?;
-        } else {
-            bodies.force.iter_mut().for_each(|f| *f = Vector::<D>::zeros());
-            bodies
-                .torque
-                .iter_mut()
-                .for_each(|t| *t = <Dim<D> as Kinematics<D>>::zero());
         }
-        for (((l, c), b), (f, t)) in loads
-            .iter_mut()
-            .zip(loaded_contact.iter_mut())
-            .zip(&bodies.bodies)
-            .zip(bodies.force.iter().zip(&bodies.torque))
-        {
+        for (k, (l, c)) in loads.iter_mut().zip(loaded_contact.iter_mut()).enumerate() {
+            let b = &bodies.bodies[k];
+            *c = if implicit_contact {
+                (bodies.force[k], bodies.torque[k])
+            } else {
+                (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero())
+            };
             let weight = bodies.gravity * ((b.density / options.fluid_density - 1.0) * b.geometry.moments.measure);
             *l = (
                 b.position,
-                weight + f / options.fluid_density,
-                *t * (1.0 / options.fluid_density),
+                weight + c.0 / options.fluid_density,
+                c.1 * (1.0 / options.fluid_density),
             );
-            *c = (*f, *t);
         }
         work.share(loads, shares);
         // Warm start: the last step's multipliers ride in the right-hand side, and the conjugate
@@ -1298,9 +1292,9 @@ where
     }
     let delta = dt / substeps as f64;
     let g = sim.gravity;
-    for substep in 0..substeps {
-        // With one sub-step its contact is the step's start, computed and loaded already.
-        if substep > 0 || substeps > 1 {
+    for _ in 0..substeps {
+        // With one sub-step its contact is the step's start's, computed and loaded already.
+        if substeps > 1 {
             sim.contact_forces()?;
         }
         sim.bodies
