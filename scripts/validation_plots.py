@@ -5,10 +5,13 @@ curve (from its `bodies.csv`) and the reference's values, with the verdict in th
     cargo run --release -- check cases/stokes_sedimentation.toml --out out/stokes_sedimentation
     cargo run --release -- check cases/disk_sedimentation_re17.toml --out out/disk_sedimentation_re17
     cargo run --release -- check cases/dkt.toml --out out/dkt
-    (and likewise schafer_turek_2d2, falling_ellipse, stenotic_artery)
+    (and likewise schafer_turek_2d2, falling_ellipse, stenotic_artery, stenotic_artery_two, stenotic_artery_many,
+    stenotic_artery_inflow, ten_cate_e1 ... ten_cate_e4)
     python3 scripts/validation_plots.py --runs out --images docs/images
 
-References (values, not curves; sources in docs/validation.md):
+Schäfer–Turek 2D-1 is run here, on the three committed meshes (`cargo build --release` first).
+
+References (values, and E1's curves; sources in docs/validation.md):
 - Stokes sedimentation between two walls: Faxén's drag law, terminal velocity 0.045612;
 - a disk settling at Re ≈ 17: Wan and Turek (2006), Re_max 17.3 (Glowinski et al. 1999: 17.42),
   reached at t ≈ 0.5–0.6;
@@ -17,11 +20,17 @@ References (values, not curves; sources in docs/validation.md):
 - Schäfer–Turek 2D-2: FeatFlow's 2014 reference, c_D max 3.22739, c_L max 0.98658, St 0.30184;
 - the falling ellipse (specification 4.4): its figure, landing with the long side level;
 - the particle through the stenosis (specification 4.7.1): about 0.85 in the channel and 4.15 at
-  the throat, read off its figure;
+  the throat, read off its figure; two particles (4.7.2): the one nearer the centreline passes
+  first, the other stops and moves back;
+- Schäfer–Turek 2D-1: c_D 5.57953523384, c_L 0.010618948146, Δp 0.11752016697 (Nabh, via featflow.de);
 - the disk at high Reynolds number: Bergmann, Hovnanian and Iollo (2014), heights 3.50, 2.69,
   1.99, 0.81 at t = 0.083, 0.153, 0.207, 0.295 and Re_max 440–500;
 - the falling tripole (specification 4.6): its figure, at rest on two lobes (its angle a multiple
-  of 2π/3).
+  of 2π/3);
+- many particles through the stenosis (specification 4.7.3, and its variant fed by [[inflow]]):
+  its figure's statement that all cross the throat; here each path and its exit at the outlet;
+- ten Cate et al. (2002): the four experiments' measured top speeds (docs/reference/ten_cate_2002.csv)
+  and E1's measured speed and gap curves (docs/reference/ten_cate_2002_e1_*.csv).
 A case whose run is missing is skipped with a message.
 """
 
@@ -37,13 +46,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def read(path):
-    """{body: {column: list}} of a `bodies.csv`."""
+    """{body: {column: list}} of a `bodies.csv` (or `exits.csv`: its `opening` stays a name)."""
     bodies = {}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             body = bodies.setdefault(row.pop("body"), {})
             for k, v in row.items():
-                body.setdefault(k, []).append(float(v))
+                body.setdefault(k, []).append(v if k == "opening" else float(v))
     return bodies
 
 
@@ -202,16 +211,157 @@ def tripole(run, image):
     return verdict
 
 
+def passage(directory, image):
+    """Particles through the stenosis and out (4.7.3): each one's path and its exit."""
+    import json
+
+    d = 8.5e-4
+    run = read(os.path.join(directory, "bodies.csv"))
+    exits = read(os.path.join(directory, "exits.csv")) if os.path.exists(os.path.join(directory, "exits.csv")) else {}
+    with open(os.path.join(directory, "summary.json")) as f:
+        summary = json.load(f)
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.2), gridspec_kw={"width_ratios": [1, 1.6]})
+    for k, (name, body) in enumerate(run.items()):
+        colour = f"C{k % 10}"
+        a.plot(body["time"], [x / d for x in body["x"]], color=colour, lw=1)
+        b.plot([x / d for x in body["x"]], [y / d for y in body["y"]], color=colour, lw=1)
+        b.annotate(name, (body["x"][0] / d, body["y"][0] / d), color=colour, fontsize=7, ha="right", va="center")
+        if name in exits:
+            a.plot(exits[name]["time"], [exits[name]["x"][0] / d], "o", color=colour, ms=4)
+    for x, label in [(16, "throat"), (32, "outlet")]:
+        a.axhline(x, color="k", ls="--", lw=0.8)
+        a.text(0, x + 0.4, label, fontsize=8)
+    # The channel's walls and the two semicircular protuberances (radius 3.125 d at x = 16 d).
+    angles = [math.pi * i / 100 for i in range(101)]
+    b.plot([16 + 3.125 * math.cos(t) for t in angles], [3.125 * math.sin(t) for t in angles], "k", lw=1)
+    b.plot([16 + 3.125 * math.cos(t) for t in angles], [8 - 3.125 * math.sin(t) for t in angles], "k", lw=1)
+    b.plot([0, 32], [0, 0], "k", [0, 32], [8, 8], "k", [32, 32], [0, 8], "k:", lw=1)
+    b.set_aspect("equal")
+    a.set(xlabel="t (s)", ylabel="x / d (dots: the exit)")
+    b.set(xlabel="x / d", ylabel="y / d")
+    gap = summary.get("min_body_gap")
+    verdict = (
+        f"{summary['bodies_out']} of {summary['bodies_in']} crossed the throat and left, "
+        f"the last at t = {max(e['time'][0] for e in exits.values()):.4f}; smallest gap "
+        f"{gap:.1e} (none overlapped)"
+    )
+    finish(fig, f"{summary['case']}: {verdict}", image)
+    return verdict
+
+
+def stenosis_two(run, image):
+    """Two particles at the throat (4.7.2): the one nearer the centreline passes first, the other
+    stops, moves back and follows."""
+    d = 8.5e-4
+    (na, a_), (nb, b_) = list(run.items())[:2]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
+    for name, body in ((na, a_), (nb, b_)):
+        a.plot(body["time"], [x / d for x in body["x"]], label=name)
+        window = [i for i, t in enumerate(body["time"]) if 0.004 <= t <= 0.008]
+        b.plot([body["time"][i] for i in window], [body["x"][i] / d for i in window], label=name)
+    a.axhline(16, color="k", ls="--", lw=0.8, label="throat")
+    a.set(xlabel="t (s)", ylabel="x / d")
+    b.set(xlabel="t (s)", ylabel="x / d (near the stall)")
+
+    def back(body):
+        top, most = -math.inf, 0.0
+        for x in body["x"]:
+            top = max(top, x)
+            most = max(most, top - x)
+        return most / d
+
+    first = min((na, a_), (nb, b_), key=lambda nb_: next(t for t, x in zip(nb_[1]["time"], nb_[1]["x"]) if x > 16 * d))[0]
+    other = na if first == nb else nb
+    verdict = f"'{first}' passes first; '{other}' moves back {back(run[other]):.2f} d and follows"
+    finish(fig, f"Two particles at the stenosis (4.7.2): {verdict}", image)
+    return verdict
+
+
+def schafer_turek_steady(directory, image):
+    """Schäfer–Turek 2D-1 on the three committed meshes (runs them: 1 s each) against the
+    reference values c_D 5.57954, c_L 0.010619, Δp 0.11752."""
+    import json
+    import subprocess
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    binary = os.path.join(root, "target", "release", "tumble")
+    reference = {"drag_coefficient": 5.57953523384, "lift_coefficient": 0.010618948146, "pressure_difference": 0.11752016697}
+    with open(os.path.join(root, "cases", "schafer_turek_2d1.toml")) as f:
+        text = f.read()
+    rows = []
+    for level in ("coarse", "medium", "fine"):
+        case = os.path.join(directory, f"2d1_{level}.toml")
+        with open(case, "w") as f:
+            f.write(text.replace("../meshes/schafer_turek_2d_medium.msh",
+                                 os.path.join(root, "meshes", f"schafer_turek_2d_{level}.msh")))
+        out = os.path.join(directory, level)
+        subprocess.run([binary, "run", case, "--quiet", "--out", out], check=True)
+        with open(os.path.join(out, "summary.json")) as f:
+            summary = json.load(f)
+        rows.append((summary["cells"], summary))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    names = {"drag_coefficient": "c_D", "lift_coefficient": "c_L", "pressure_difference": "Δp"}
+    for key, value in reference.items():
+        ax.loglog([c for c, _ in rows], [abs(s[key] / value - 1) for _, s in rows], "o-", label=names[key])
+    ax.set(xlabel="cells", ylabel="|relative error| against the reference")
+    medium = rows[1][1]
+    verdict = ", ".join(f"{names[k]} {(medium[k] / v - 1) * 100:+.4f} %" for k, v in reference.items())
+    finish(fig, f"Schäfer–Turek 2D-1, committed mesh: {verdict}", image)
+    return verdict
+
+
+def ten_cate(runs, image):
+    """ten Cate's four experiments: each sphere's settling speed and gap to the bottom against the
+    experiment's top speeds (docs/reference/ten_cate_2002.csv) and E1's measured curves
+    (docs/reference/ten_cate_2002_e1_*.csv)."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "reference")
+
+    def table(name):
+        with open(os.path.join(here, name), newline="") as f:
+            return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+    tops = {r["experiment"]: float(r["top_speed"]) for r in table("ten_cate_2002.csv")}
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    velocity = table("ten_cate_2002_e1_velocity.csv")
+    gap = table("ten_cate_2002_e1_gap.csv")
+    a.plot([float(r["t"]) for r in velocity], [-100 * float(r["w"]) for r in velocity], "ko", ms=3,
+           label="E1 measured (SedFoam's digitisation)")
+    b.plot([float(r["t"]) for r in gap], [float(r["gap_over_d"]) for r in gap], "ko", ms=3, label="E1 measured")
+    errors = []
+    for k in range(1, 5):
+        path = os.path.join(runs, f"ten_cate_e{k}", "bodies.csv")
+        if not os.path.exists(path):
+            continue
+        body = next(iter(read(path).values()))
+        w = [-v for v in body["vz"]]
+        colour = f"C{k - 1}"
+        a.plot(body["time"], w, color=colour, label=f"tumble E{k}")
+        a.axhline(tops[f"E{k}"], color=colour, ls="--", lw=0.8)
+        b.plot(body["time"], [(z - 0.75) / 1.5 for z in body["z"]], color=colour, label=f"tumble E{k}")
+        errors.append(f"E{k} {(max(w) / tops[f'E{k}'] - 1) * 100:+.1f} %")
+    a.set(xlabel="t (s)", ylabel="settling speed (cm/s); dashed: measured top speeds")
+    b.set(xlabel="t (s)", ylabel="gap to the bottom / d")
+    verdict = "top speeds against the experiment's: " + ", ".join(errors)
+    finish(fig, f"ten Cate's sphere: {verdict}", image)
+    return verdict
+
+
 CASES = {
     "stokes_sedimentation": stokes,
     "disk_sedimentation_re17": re17,
     "dkt": dkt,
     "falling_ellipse": ellipse,
     "stenotic_artery": stenosis,
+    "stenotic_artery_two": stenosis_two,
     "disk_sedimentation_high_re": high_re,
     "falling_tripole": tripole,
 }
+# Drawn from a whole run directory (its fluid.csv, or its bodies.csv, exits.csv and summary.json).
 FLOWS = {"schafer_turek_2d2": schafer_turek}
+OPEN = {"stenotic_artery_many": passage, "stenotic_artery_inflow": passage}
+# Drawn from several runs, each under the runs' directory (Schäfer–Turek 2D-1: run here, into it).
+GROUPS = {"ten_cate": (ten_cate, "ten_cate_e1")}
+RUNS_HERE = {"schafer_turek_2d1": schafer_turek_steady}
 
 
 def main():
@@ -220,15 +370,26 @@ def main():
     parser.add_argument("--images", default="docs/images")
     args = parser.parse_args()
     os.makedirs(args.images, exist_ok=True)
-    for case, draw in {**CASES, **FLOWS}.items():
+    for case, draw in {**CASES, **FLOWS, **OPEN}.items():
         directory = os.path.join(args.runs, case)
         path = os.path.join(directory, "fluid.csv" if case in FLOWS else "bodies.csv")
         if not os.path.exists(path):
             print(f"{case}: no run at {path}, skipped")
             continue
         image = os.path.join(args.images, f"validation_{case}.png")
-        result = draw(directory, image) if case in FLOWS else draw(read(path), image)
+        result = draw(read(path), image) if case in CASES else draw(directory, image)
         print(f"{case}: {result} -> {image}")
+    for case, draw in RUNS_HERE.items():
+        directory = os.path.join(args.runs, case)
+        os.makedirs(directory, exist_ok=True)
+        image = os.path.join(args.images, f"validation_{case}.png")
+        print(f"{case}: {draw(directory, image)} -> {image}")
+    for group, (draw, first) in GROUPS.items():
+        if not os.path.exists(os.path.join(args.runs, first, "bodies.csv")):
+            print(f"{group}: no run at {os.path.join(args.runs, first)}, skipped")
+            continue
+        image = os.path.join(args.images, f"validation_{group}.png")
+        print(f"{group}: {draw(args.runs, image)} -> {image}")
 
 
 if __name__ == "__main__":

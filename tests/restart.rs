@@ -199,6 +199,75 @@ checkpoint_every = 5
     assert_continues_bit_for_bit(text, ("0.035", "0.06"), "flow.pvd");
 }
 
+/// Bodies carried along a channel: one leaves through the outlet (`xmax`) before the checkpoint,
+/// and an `[[inflow]]` table releases one every 1/12 s, before and after it: the continued run
+/// rebuilds the released bodies still present and writes the same rows and `exits.csv`.
+#[test]
+fn a_run_with_bodies_entering_and_leaving_continues_bit_for_bit() {
+    let text = r#"
+name = "through"
+dimension = 2
+[domain]
+box = [[0.0, 0.0], [1.0, 0.25]]
+cells = [80, 20]
+walls = ["ymin", "ymax"]
+[fluid]
+density = 1.0
+viscosity = 0.01
+[fluid.boundary]
+xmin = { velocity = [1.0, 0.0] }
+xmax = "outflow"
+ymin = "no-slip"
+ymax = "no-slip"
+[[bodies]]
+name = "ahead"
+shape = { type = "circle", radius = 0.03 }
+density = 1.0
+position = [0.8, 0.125]
+[[inflow]]
+name = "fed"
+shape = { type = "circle", radius = 0.03 }
+density = 1.0
+position = [0.1, 0.125]
+spread = [0.0, 0.04]
+velocity = [1.0, 0.0]
+rate = 12.0
+[contact]
+range = 0.01
+stiffness = 1e-4
+[time]
+step = 0.005
+end = 0.3
+[output]
+every = 4
+csv_every = 3
+checkpoint_every = 5
+"#;
+    assert_continues_bit_for_bit(text, ("0.2", "0.3"), "flow.pvd");
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, first) = (dir.path().join("whole"), dir.path().join("parts"));
+    let (code, err) = tumble(&[], &case_ending(dir.path(), "case.toml", text, "0.3"), &whole, false);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = tumble(&[], &case_ending(dir.path(), "case.toml", text, "0.2"), &first, false);
+    assert_eq!(code, Some(0), "{err}");
+    let s = summary(&first);
+    assert_eq!(
+        (s["bodies_in"].as_u64(), s["bodies_out"].as_u64()),
+        (Some(4), Some(1)),
+        "{s}"
+    );
+    let (code, err) = tumble(&[], &case_ending(dir.path(), "case.toml", text, "0.3"), &first, true);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(read(&whole.join("exits.csv")), read(&first.join("exits.csv")));
+    let (s, t) = (summary(&whole), summary(&first));
+    assert_eq!(s["exit_order"], t["exit_order"]);
+    assert_eq!(
+        (s["bodies_in"].as_u64(), s["bodies"].as_u64()),
+        (Some(5), Some(4)),
+        "{s}"
+    );
+}
+
 /// Ctrl-C writes a checkpoint (without `checkpoint_every`) and says how to continue; the
 /// continued run ends with the rows of a run never stopped.
 #[test]
@@ -291,7 +360,7 @@ fn checkpoints_that_do_not_fit_the_case_are_refused() {
     );
     refused(
         ("name = \"upper\"", "name = \"top\""),
-        "holds the bodies [lower, upper], the case [lower, top]",
+        "holds a body 'upper' that the case does not have (or holds it twice); the case has [lower, top]",
     );
     refused(
         ("dimension = 2", "name = \"other\"\ndimension = 2"),

@@ -15,7 +15,8 @@
 
 use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{Control, Plan, RunHeader};
-use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
+use super::inflow;
+use super::output::{final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::io::{write_mesh_vtu, Field, OutputError};
@@ -47,8 +48,11 @@ pub struct DrySummary {
     /// The case, how the run ended, the error.
     #[serde(flatten)]
     pub run: RunHeader,
-    /// Number of bodies.
+    /// Bodies present at the end.
     pub bodies: usize,
+    /// Bodies that entered and left.
+    #[serde(flatten)]
+    pub traffic: Traffic,
     /// Steps done.
     pub steps: usize,
     /// Simulated time reached.
@@ -103,6 +107,7 @@ where
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
     let checkpoint_every = output.checkpoint_every.unwrap_or(0);
+    let mut inflows = case.inflows_for(sim)?;
     let mut failure: Option<CaseError> = None;
     let t = Instant::now();
     let (mut writer, first, (mut max_contacts, mut min_gap), spent, restarts) = if control.restart {
@@ -115,6 +120,7 @@ where
         else {
             return Err(checkpoint::unfit(out, "it is not of a dry run").into());
         };
+        inflow::resume(&mut inflows, state, &mut sim.bodies);
         sim.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
         checkpoint.trim(out)?;
         let writer = Writer::resume(out, "series.pvd", &checkpoint.outputs)?;
@@ -197,7 +203,12 @@ where
             }
             break;
         }
-        if let Err(cause) = sim.step(dt) {
+        for b in inflow::release(&mut inflows, sim) {
+            sim.insert(b);
+        }
+        if let Err(cause) = sim.step(dt).map(|()| {
+            sim.leave();
+        }) {
             failure = Some(CaseError::Sim {
                 file: case.path.clone(),
                 cause: Box::new(cause),
@@ -215,6 +226,7 @@ where
         // here (which a longer run would not write: a run continued from the checkpoint drops
         // them).
         let written = (|| {
+            writer.exits(sim)?;
             let (rows, snapshot) = (s % csv_every == 0, every > 0 && s % every == 0);
             if rows {
                 writer.rows(sim, None)?;
@@ -250,6 +262,7 @@ where
             ..RunHeader::new::<D>(case, failure.as_ref())
         },
         bodies: sim.bodies.len(),
+        traffic: Traffic::of(sim),
         steps: sim.steps,
         time: sim.time,
         time_step: dt,

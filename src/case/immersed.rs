@@ -16,14 +16,15 @@
 use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{Control, Plan, RunHeader};
 use super::fluid::FlowCase;
-use super::output::{final_tilt, prepare_output, step_count, FinalBody, Writer};
+use super::inflow;
+use super::output::{final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::WALL;
 use crate::fluid::{Convection, Scheme, Solvers};
 use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::Vector;
-use crate::sim::{Immersed, ImmersedOptions};
+use crate::sim::{substeps_for, Immersed, ImmersedOptions};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -58,8 +59,11 @@ pub struct ImmersedSummary {
     /// How the velocity, pressure and mass systems were solved: `"cholesky"` (a factor) or
     /// `"amg-cg"` (conjugate gradients and algebraic multigrid), `[fluid] solver`.
     pub linear_solvers: Solvers,
-    /// Bodies.
+    /// Bodies present at the end.
     pub bodies: usize,
+    /// Bodies that entered and left.
+    #[serde(flatten)]
+    pub traffic: Traffic,
     /// Steps done.
     pub steps: usize,
     /// Time reached.
@@ -128,46 +132,78 @@ impl<const D: usize> Sample<D> {
     }
 }
 
-/// The bodies' history read back from the rows of `bodies.csv` at `path` (a run continued from a
-/// checkpoint plots the whole run): after the header, rows of `time,body,` then the position,
-/// the rotation's components and the velocity, body after body at each time.
-fn read_history<const D: usize>(path: &Path, bodies: &[RigidBody<D>]) -> Result<Vec<Vec<Sample<D>>>, OutputError>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let text = std::fs::read_to_string(path).map_err(|cause| OutputError::Io {
-        path: path.to_path_buf(),
-        cause,
-    })?;
-    let rotation = <Dim<D> as Kinematics<D>>::rotation_components(&<Dim<D> as Kinematics<D>>::identity()).len();
-    let mut history = vec![Vec::new(); bodies.len()];
-    for (k, line) in text.lines().skip(1).enumerate() {
-        let body = k % bodies.len();
-        let mut fields = line.split(',');
-        let (time, name) = (fields.next().and_then(|t| t.parse().ok()), fields.next());
-        let numbers: Option<Vec<f64>> = fields.take(2 * D + rotation).map(|x| x.parse().ok()).collect();
-        match (time, name, numbers) {
-            (Some(time), Some(name), Some(x)) if name == bodies[body].name && x.len() == 2 * D + rotation => {
-                history[body].push(Sample {
-                    time,
-                    position: Vector::<D>::from_column_slice(&x[..D]),
-                    rotation: x[D..D + rotation].to_vec(),
-                    velocity: Vector::<D>::from_column_slice(&x[D + rotation..]),
-                });
+/// Each body's samples, by name in order of appearance (bodies leave and enter).
+#[derive(Debug, Default)]
+struct History<const D: usize> {
+    names: Vec<String>,
+    samples: Vec<Vec<Sample<D>>>,
+    slot: std::collections::HashMap<String, usize>,
+}
+
+impl<const D: usize> History<D> {
+    /// The samples of the body called `name`.
+    fn of(&mut self, name: &str) -> &mut Vec<Sample<D>> {
+        let k = match self.slot.get(name) {
+            Some(&k) => k,
+            None => {
+                self.slot.insert(name.to_string(), self.names.len());
+                self.names.push(name.to_string());
+                self.samples.push(Vec::new());
+                self.names.len() - 1
             }
-            _ => {
-                return Err(OutputError::Refused {
-                    path: path.to_path_buf(),
-                    message: format!(
-                        "line {} is not the row of body '{}' that a run of this case writes: the file was changed",
-                        k + 2,
-                        bodies[body].name
-                    ),
-                })
-            }
+        };
+        &mut self.samples[k]
+    }
+
+    /// Takes in the bodies now.
+    fn record(&mut self, time: f64, bodies: &[RigidBody<D>])
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        for b in bodies {
+            self.of(&b.name).push(Sample::of(time, b));
         }
     }
-    Ok(history)
+
+    /// The bodies' history read back from the rows of `bodies.csv` at `path` (a run continued
+    /// from a checkpoint plots the whole run): after the header, rows of `time,body,` then the
+    /// position, the rotation's components and the velocity.
+    fn read(path: &Path) -> Result<Self, OutputError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let text = std::fs::read_to_string(path).map_err(|cause| OutputError::Io {
+            path: path.to_path_buf(),
+            cause,
+        })?;
+        let rotation = <Dim<D> as Kinematics<D>>::rotation_components(&<Dim<D> as Kinematics<D>>::identity()).len();
+        let mut history = History::default();
+        for (k, line) in text.lines().skip(1).enumerate() {
+            let mut fields = line.split(',');
+            let (time, name) = (fields.next().and_then(|t| t.parse().ok()), fields.next());
+            let numbers: Option<Vec<f64>> = fields.take(2 * D + rotation).map(|x| x.parse().ok()).collect();
+            match (time, name, numbers) {
+                (Some(time), Some(name), Some(x)) if x.len() == 2 * D + rotation => {
+                    history.of(name).push(Sample {
+                        time,
+                        position: Vector::<D>::from_column_slice(&x[..D]),
+                        rotation: x[D..D + rotation].to_vec(),
+                        velocity: Vector::<D>::from_column_slice(&x[D + rotation..]),
+                    });
+                }
+                _ => {
+                    return Err(OutputError::Refused {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "line {} is not a body's row as a run of this case writes it: the file was changed",
+                            k + 2
+                        ),
+                    })
+                }
+            }
+        }
+        Ok(history)
+    }
 }
 
 /// The largest speeds, CFL numbers and the smallest gap over a run (`summary.json`'s).
@@ -247,14 +283,20 @@ where
     let case_setup_seconds = control.setup_seconds;
 
     let setup = Instant::now();
-    let sim = case.simulation::<D>()?;
+    let (sim, mut inflows) = case.parts::<D>()?;
     let fluid = flow.stepper(case, dt)?;
     let sim_error = |cause| CaseError::Sim {
         file: case.path.clone(),
         cause: Box::new(cause),
     };
+    // The contact's sub-steps suit the bodies to come too.
+    let stable = inflows
+        .iter()
+        .map(|i| sim.stable_time_step_of(i.template()))
+        .fold(sim.stable_time_step(), f64::min);
     let options = ImmersedOptions {
         boundary: flow.body_boundary,
+        substeps: substeps_for(dt, stable),
         ..ImmersedOptions::new(flow.density)
     };
     let mut immersed = Immersed::new(fluid, sim, options).map_err(sim_error)?;
@@ -272,16 +314,15 @@ where
 
     let write = |c: &Immersed<D>,
                  writer: &mut Writer,
-                 history: &mut Vec<Vec<Sample<D>>>,
+                 history: &mut History<D>,
                  output_seconds: &mut f64,
                  (rows, snapshot): (bool, bool)|
      -> Result<(), OutputError> {
         let t = Instant::now();
+        writer.exits(&c.bodies)?;
         if rows {
             writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
-            for (h, b) in history.iter_mut().zip(&c.bodies.bodies) {
-                h.push(Sample::of(c.bodies.time, b));
-            }
+            history.record(c.bodies.time, &c.bodies.bodies);
         }
         if snapshot {
             let name = format!("flow_{:06}.vtu", c.bodies.steps);
@@ -298,10 +339,11 @@ where
             let RunState::Immersed { state, extremes } = &checkpoint.run else {
                 return Err(checkpoint::unfit(out, "it is not of a run in a fluid").into());
             };
+            inflow::resume(&mut inflows, &state.bodies, &mut immersed.bodies.bodies);
             immersed.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
             checkpoint.trim(out)?;
             let writer = Writer::resume(out, "flow.pvd", &checkpoint.outputs)?;
-            let history = read_history::<D>(&out.join("bodies.csv.part"), &immersed.bodies.bodies)?;
+            let history = History::<D>::read(&out.join("bodies.csv.part"))?;
             let first = checkpoint.step + 1;
             (
                 writer,
@@ -314,7 +356,7 @@ where
         }
         None => {
             let mut writer = Writer::new(out, "flow.pvd", false)?;
-            let mut history = vec![Vec::new(); immersed.bodies.bodies.len()];
+            let mut history = History::default();
             let mut seconds = 0.0;
             failure = write(&immersed, &mut writer, &mut history, &mut seconds, (true, every > 0))
                 .err()
@@ -371,7 +413,9 @@ where
             failure = Some(last.err().map_or_else(|| case.interrupted(done, t), CaseError::from));
             break;
         }
-        if let Err(cause) = immersed.step(&flow.mesh) {
+        let released = inflow::release(&mut inflows, &immersed.bodies);
+        let inserted = immersed.insert(&flow.mesh, released);
+        if let Err(cause) = inserted.and_then(|()| immersed.step(&flow.mesh)) {
             failure = Some(sim_error(cause));
             break;
         }
@@ -406,12 +450,12 @@ where
         failure.get_or_insert(e.into());
     }
     let t = Instant::now();
-    if let Err(e) = plots::<D>(out, &immersed, &history) {
+    if let Err(e) = plots::<D>(out, &history) {
         failure.get_or_insert(e.into());
     }
     output_seconds += t.elapsed().as_secs_f64();
 
-    let terminal_velocity = history.first().and_then(|h| {
+    let terminal_velocity = history.samples.first().and_then(|h| {
         let (t0, t1) = (h.first()?.time, h.last()?.time);
         let speeds: Vec<f64> = h
             .iter()
@@ -466,6 +510,7 @@ where
         velocity_unknowns: D * flow.space.len(),
         linear_solvers: immersed.fluid.solvers(),
         bodies: immersed.bodies.bodies.len(),
+        traffic: Traffic::of(&immersed.bodies),
         steps: steps_done,
         time: immersed.bodies.time,
         time_step: dt,
@@ -506,17 +551,17 @@ where
 }
 
 /// `position.png`, `velocity.png` and (2D) `angle.png` from the recorded history.
-fn plots<const D: usize>(out: &Path, immersed: &Immersed<D>, history: &[Vec<Sample<D>>]) -> Result<(), OutputError>
+fn plots<const D: usize>(out: &Path, history: &History<D>) -> Result<(), OutputError>
 where
     Dim<D>: Kinematics<D>,
 {
     let axes = ["x", "y", "z"];
     let curves = |pick: &dyn Fn(&Sample<D>) -> Vector<D>, prefix: &str| {
         let mut curves = Vec::new();
-        for (b, h) in immersed.bodies.bodies.iter().zip(history) {
+        for (name, h) in history.names.iter().zip(&history.samples) {
             for (a, axis) in axes.iter().enumerate().take(D) {
                 curves.push(Curve {
-                    name: format!("{} {prefix}{axis}", b.name),
+                    name: format!("{name} {prefix}{axis}"),
                     points: h.iter().map(|r| (r.time, pick(r)[a])).collect(),
                 });
             }
@@ -536,13 +581,12 @@ where
         &curves(&|r| r.velocity, "v"),
     )?;
     if D == 2 {
-        let angles: Vec<Curve> = immersed
-            .bodies
-            .bodies
+        let angles: Vec<Curve> = history
+            .names
             .iter()
-            .zip(history)
-            .map(|(b, h)| Curve {
-                name: b.name.clone(),
+            .zip(&history.samples)
+            .map(|(name, h)| Curve {
+                name: name.clone(),
                 points: h.iter().map(|r| (r.time, r.rotation[0])).collect(),
             })
             .collect();

@@ -10,6 +10,7 @@ mod control;
 mod dry;
 mod fluid;
 mod immersed;
+mod inflow;
 mod output;
 mod place;
 pub mod schema;
@@ -31,7 +32,7 @@ use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::{gmsh, MeshError, SimplexMesh};
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
 use crate::sim::{Drag, SimError, Simulation};
-use schema::{AngularSpec, ShapeSpec};
+use schema::{AngularSpec, BodySpec, ShapeSpec};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -267,6 +268,11 @@ impl Case {
             .ok_or_else(|| self.invalid("time", "this case needs a [time] table with `step` and `end`"))
     }
 
+    /// Whether the case has bodies: `[[bodies]]` or bodies released by `[[inflow]]`.
+    pub fn has_bodies(&self) -> bool {
+        !(self.file.bodies.is_empty() && self.file.inflow.is_empty())
+    }
+
     /// Builds the simulation the case describes (dimension `D`, which must be the file's).
     pub fn build<const D: usize>(&self) -> Result<Simulation<D>, CaseError>
     where
@@ -285,8 +291,17 @@ impl Case {
         self.simulation()
     }
 
-    /// The bodies, walls, gravity and contact of the case (dry or in a fluid), checked at the start.
+    /// The bodies, walls, gravity and contact of the case (dry or in a fluid), checked at the
+    /// start (without the bodies `[[inflow]]` releases: see [`Self::parts`]).
     pub(crate) fn simulation<const D: usize>(&self) -> Result<Simulation<D>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        self.parts().map(|(sim, _)| sim)
+    }
+
+    /// The simulation of [`Self::simulation`] and the case's `[[inflow]]` tables.
+    fn parts<const D: usize>(&self) -> Result<(Simulation<D>, Vec<inflow::Inflow<D>>), CaseError>
     where
         Dim<D>: Kinematics<D>,
     {
@@ -325,8 +340,8 @@ impl Case {
         }
         self.positive("time.step", time.step)?;
         self.positive("time.end", time.end)?;
-        if f.bodies.is_empty() {
-            return Err(self.invalid("bodies", "a case needs at least one body ([[bodies]])"));
+        if f.bodies.is_empty() && f.inflow.is_empty() {
+            return Err(self.invalid("bodies", "a case needs at least one body ([[bodies]] or [[inflow]])"));
         }
         let gravity = match &f.gravity {
             Some(g) => self.vector::<D>("gravity", g)?,
@@ -353,9 +368,20 @@ impl Case {
             Some(d) => Some(self.domain_mesh::<D>(d, 2.0 * range)?),
             None => None,
         };
-        let bodies = self.bodies::<D>(range, c.resolution, domain.as_ref().map(|(m, _)| m))?;
+        let specs: Vec<(String, BodySpec)> = f
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (format!("bodies[{k}]"), b.clone()))
+            .collect();
+        let bodies = self.bodies::<D>(&specs, range, c.resolution, domain.as_ref().map(|(m, _)| m))?;
+        let mesh = domain.as_ref().map(|(m, _)| m);
+        let inflows = self.inflows::<D>((range, c.resolution, time.end), mesh, &bodies)?;
+        let templates: Vec<RigidBody<D>> = inflows.iter().map(|i| i.template().clone()).collect();
         let walls = match domain {
-            Some((mesh, default_walls)) => Some(self.walls::<D>(mesh, default_walls, range, &bodies)?),
+            Some((mesh, default_walls)) => {
+                Some(self.walls::<D>(mesh, default_walls, range, &[&bodies[..], &templates].concat())?)
+            }
             None => None,
         };
         let mut sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
@@ -369,13 +395,14 @@ impl Case {
             file: self.path.clone(),
             cause: Box::new(cause),
         })?;
-        Ok(sim)
+        Ok((sim, inflows))
     }
 
     /// The bodies, each checked against the domain's size (when there is a domain) before its
     /// lattice is built, and its lattice against the memory budget.
     fn bodies<const D: usize>(
         &self,
+        specs: &[(String, BodySpec)],
         range: f64,
         resolution: Option<f64>,
         domain: Option<&SimplexMesh<D>>,
@@ -400,13 +427,13 @@ impl Case {
             _ => Ok(()),
         };
         let mut shared: HashMap<String, Arc<BodyGeometry<D>>> = HashMap::new();
-        let mut names: HashMap<String, usize> = HashMap::new();
+        let mut names: HashMap<String, &str> = HashMap::new();
         let mut bodies = Vec::new();
-        for (k, spec) in self.file.bodies.iter().enumerate() {
-            let field = |key: &str| format!("bodies[{k}].{key}");
+        for (k, (at, spec)) in specs.iter().enumerate() {
+            let field = |key: &str| format!("{at}.{key}");
             let name = spec.name.clone().unwrap_or_else(|| format!("body{k}"));
-            if let Some(first) = names.insert(name.clone(), k) {
-                return Err(self.invalid(field("name"), format!("'{name}' is also the name of bodies[{first}]")));
+            if let Some(first) = names.insert(name.clone(), at) {
+                return Err(self.invalid(field("name"), format!("'{name}' is also the name of {first}")));
             }
             let density = self.positive(&field("density"), spec.density)?;
             let (shape, feature, extent) = self.shape::<D>(&spec.shape, &field("shape"))?;
@@ -509,10 +536,10 @@ impl Case {
                     for (n, offset) in offsets.into_iter().enumerate() {
                         let mut copy = body.clone();
                         copy.name = format!("{name}_{n}");
-                        if let Some(first) = names.insert(copy.name.clone(), k) {
+                        if let Some(first) = names.insert(copy.name.clone(), at) {
                             return Err(self.invalid(
                                 field("grid"),
-                                format!("the copy '{}' has the name of bodies[{first}]", copy.name),
+                                format!("the copy '{}' has the name of {first}", copy.name),
                             ));
                         }
                         copy.position += offset;
@@ -844,7 +871,7 @@ pub fn run_quietly(case: &Case, out: &Path) -> Result<serde_json::Value, CaseErr
         let built = build()?;
         Ok((built, start.elapsed().as_secs_f64()))
     }
-    let (fluid, bodies) = (case.file.fluid.is_some(), !case.file.bodies.is_empty());
+    let (fluid, bodies) = (case.file.fluid.is_some(), case.has_bodies());
     Ok(match (case.file.dimension, fluid, bodies) {
         (2, false, _) => {
             let (mut sim, setup) = timed(|| case.build::<2>())?;

@@ -8,6 +8,7 @@ use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdEntry, Pvd
 use crate::math::{Point, Vector};
 use crate::sim::Simulation;
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One body at the end of the run (`summary.json`'s `final_state`).
@@ -41,6 +42,32 @@ impl FinalBody {
     }
 }
 
+/// The bodies that entered and left over a run (`summary.json`, beside `bodies`, those present
+/// at the end).
+#[derive(Debug, Clone, Serialize)]
+pub struct Traffic {
+    /// Bodies present at the start or released since.
+    pub bodies_in: usize,
+    /// Bodies that left through an opening (`exits.csv`).
+    pub bodies_out: usize,
+    /// Their names, in the order they left.
+    pub exit_order: Vec<String>,
+}
+
+impl Traffic {
+    /// The counts of `sim` now.
+    pub(super) fn of<const D: usize>(sim: &Simulation<D>) -> Self
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        Traffic {
+            bodies_in: sim.bodies.len() + sim.exits.len(),
+            bodies_out: sim.exits.len(),
+            exit_order: sim.exits.iter().map(|e| e.name.clone()).collect(),
+        }
+    }
+}
+
 /// The largest tilt of the bodies: for each, the angle between its own first axis (the `x` axis of
 /// its frame, the first semi-axis of an ellipse or the first side of a rectangle) and the plane
 /// normal to gravity, `asin |R e_x · g/|g||` in `[0, π/2]`; 0 when that axis lies level. `None`
@@ -57,8 +84,9 @@ where
 }
 
 /// The files a run writes into its directory, by name.
-const RUN_FILES: [&str; 13] = [
+const RUN_FILES: [&str; 14] = [
     "summary.json",
+    "exits.csv",
     "checkpoint.cbor",
     "bodies.csv",
     "bodies.csv.part",
@@ -168,6 +196,11 @@ pub(super) struct Writer {
     fields: Option<PvdSeries>,
     count: usize,
     row_bytes: f64,
+    /// The exits `exits.csv` holds (`usize::MAX`: unknown, after a restart).
+    exits: usize,
+    /// Each body's number in the `.vtu` files' `body` field, by name, in order of appearance
+    /// (stable while bodies leave and enter).
+    ids: std::collections::HashMap<String, i32>,
 }
 
 /// A run's outputs at a checkpoint: what a continued run keeps of them.
@@ -196,6 +229,8 @@ impl Writer {
             fields: fields.then(|| PvdSeries::new(out.join("fields.pvd"))),
             count: 0,
             row_bytes: 0.0,
+            exits: 0,
+            ids: Default::default(),
         })
     }
 
@@ -214,6 +249,8 @@ impl Writer {
             fields: restored("fields.pvd")?,
             count: saved.rows,
             row_bytes: 0.0,
+            exits: usize::MAX,
+            ids: Default::default(),
         })
     }
 
@@ -299,6 +336,60 @@ impl Writer {
         Ok(())
     }
 
+    /// Rewrites `exits.csv` whole when the bodies that left ([`Simulation::exits`]) are not
+    /// those it holds: a row per body, `time,body,opening,x,y[,z],vx,vy[,vz]`, in the order they
+    /// left. No file while none has left.
+    pub(super) fn exits<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        if self.exits == sim.exits.len() {
+            return Ok(());
+        }
+        let path = self.out.join("exits.csv");
+        if sim.exits.is_empty() {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(OutputError::Io { path, cause: e });
+                }
+                _ => {}
+            }
+        } else {
+            let axes = ["x", "y", "z"];
+            let header: Vec<String> = ["time", "body", "opening"]
+                .iter()
+                .map(|s| s.to_string())
+                .chain(axes[..D].iter().map(|a| a.to_string()))
+                .chain(axes[..D].iter().map(|a| format!("v{a}")))
+                .collect();
+            crate::io::write_atomically(&path, |w| {
+                let io = |cause| OutputError::Io {
+                    path: path.clone(),
+                    cause,
+                };
+                writeln!(w, "{}", header.join(",")).map_err(io)?;
+                for e in &sim.exits {
+                    let numbers: Vec<String> = e
+                        .position
+                        .iter()
+                        .chain(e.velocity.iter())
+                        .map(|x| format!("{x:e}"))
+                        .collect();
+                    writeln!(w, "{},{},{},{}", e.time, e.name, e.opening, numbers.join(",")).map_err(io)?;
+                }
+                Ok(())
+            })?;
+        }
+        self.exits = sim.exits.len();
+        Ok(())
+    }
+
+    /// The number of the body called `name` in the `.vtu` files, from `ids` (`Writer::ids`).
+    fn id(ids: &mut std::collections::HashMap<String, i32>, name: &str) -> i32 {
+        let next = ids.len() as i32;
+        *ids.entry(name.to_string()).or_insert(next)
+    }
+
     /// The bodies' boundaries (and fields) now.
     pub(super) fn snapshot<const D: usize>(&mut self, sim: &Simulation<D>) -> Result<(), OutputError>
     where
@@ -320,12 +411,12 @@ impl Writer {
         let mut cells: Vec<u32> = Vec::new();
         let mut body = Vec::new();
         let mut velocity = Vec::new();
-        for (k, b) in sim.bodies.iter().enumerate() {
+        for b in &sim.bodies {
             let base = points.len() as u32;
             let s = &b.geometry.surface;
             points.extend(s.points.iter().map(|p| b.to_world(p)));
             velocity.extend(s.points.iter().map(|p| b.point_velocity(&b.to_world(p))));
-            body.extend(std::iter::repeat_n(k as i32, s.points.len()));
+            body.extend(std::iter::repeat_n(Self::id(&mut self.ids, &b.name), s.points.len()));
             cells.extend(s.facets.iter().flat_map(|f| f.iter().map(move |&v| v + base)));
         }
         let name = format!("bodies_{step:06}.vtu");
@@ -351,14 +442,14 @@ impl Writer {
             let mut cells: Vec<u32> = Vec::new();
             let mut distance = Vec::new();
             let mut body = Vec::new();
-            for (k, b) in sim.bodies.iter().enumerate() {
+            for b in &sim.bodies {
                 let f = &b.geometry.field;
                 let base = points.len() as u32;
                 let (lattice_points, lattice_cells) = crate::mesh::generate::kuhn_lattice::<D>(f.lo, f.hi(), f.n);
                 points.extend(lattice_points.iter().map(|p| b.to_world(p)));
                 cells.extend(lattice_cells.iter().map(|&v| v + base));
                 distance.extend_from_slice(&f.values);
-                body.extend(std::iter::repeat_n(k as i32, f.values.len()));
+                body.extend(std::iter::repeat_n(Self::id(&mut self.ids, &b.name), f.values.len()));
             }
             let name = format!("fields_{step:06}.vtu");
             write_simplices_vtu(

@@ -19,6 +19,9 @@ pub struct CaseFile {
     /// The bodies; default none (a fluid-only case).
     #[serde(default)]
     pub bodies: Vec<BodySpec>,
+    /// Bodies released during the run ([`InflowSpec`]); default none.
+    #[serde(default)]
+    pub inflow: Vec<InflowSpec>,
     /// Contact parameters; required with bodies.
     pub contact: Option<ContactSpec>,
     /// Time stepping; required unless the case is a steady flow.
@@ -75,6 +78,42 @@ pub struct BodySpec {
     pub angular_velocity: Option<AngularSpec>,
     /// Copies of the body on a grid, for many bodies from one entry; default: the body alone.
     pub grid: Option<GridSpec>,
+}
+
+/// Bodies released during the run, one at each of the times `times` or `rate` per unit time
+/// from `start`: body `n` (from 0) is called `<name>_<n>` and starts at
+/// `position + spread ⊙ (2 r_n − 1)`, with `r_n` the `n`-th point of the additive recurrence of
+/// the generalised golden ratio (Roberts' `R_d` sequence, `r_n = frac(0.5 + (n + 1) α)`): evenly
+/// spread over the box `position ± spread`, the same in every run. A body whose place is taken
+/// (its bounding sphere comes within the contact range of another body's, or it is not wholly
+/// inside the domain) waits for the next step, and those after it wait behind it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InflowSpec {
+    /// The released bodies' name before `_<n>`; default `inflow<k>`.
+    pub name: Option<String>,
+    /// The shape.
+    pub shape: ShapeSpec,
+    /// Density.
+    pub density: f64,
+    /// The centre of the release box.
+    pub position: Vec<f64>,
+    /// Half the release box's extent along each axis; default zero (every body at `position`).
+    pub spread: Option<Vec<f64>>,
+    /// 2D: the bodies' angle (radians); default 0.
+    pub angle: Option<f64>,
+    /// 3D: the bodies' rotation vector; default none.
+    pub rotation: Option<Vec<f64>>,
+    /// The bodies' velocity at release; default zero.
+    pub velocity: Option<Vec<f64>>,
+    /// The release times, ascending; or `rate`.
+    pub times: Option<Vec<f64>>,
+    /// Bodies per unit time, from `start` to the end of the run (or `count` bodies); or `times`.
+    pub rate: Option<f64>,
+    /// With `rate`, the time of the first release; default 0.
+    pub start: Option<f64>,
+    /// With `rate`, the most bodies to release; default: as many as the run's time allows.
+    pub count: Option<usize>,
 }
 
 /// Copies of a body on a regular grid: copy `(i, j(, k))` is at `position + (i sx, j sy(, k sz))`,

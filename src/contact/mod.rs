@@ -141,6 +141,11 @@ where
         &self.hints
     }
 
+    /// The walls' hints, to query the walls for the bodies in their order (or to drop a body's).
+    pub fn hints_mut(&mut self) -> &mut Vec<u32> {
+        &mut self.hints
+    }
+
     /// Sets the walls' hints ([`Self::wall_hints`]), for a run continued from a checkpoint.
     pub fn set_wall_hints(&mut self, hints: &[u32]) {
         self.hints.clear();

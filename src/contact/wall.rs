@@ -7,6 +7,11 @@
 //! specification's minimum of `D_i` over the wall's nodes, whose error is half the wall's mesh
 //! size. A point outside the mesh (a body overlapping a wall) gets minus its distance to the nearest
 //! wall facet.
+//!
+//! The marked facets that are not walls are the domain's openings (an inlet, an outlet): a point
+//! outside the mesh nearer to an opening than to any wall has left through it and is beyond the
+//! walls' reach, and a body whose centre has done so has left the domain
+//! ([`Walls::opening_crossed`]).
 
 use super::gap::{centre_of_pressure, for_each_patch, Probe, Scratch};
 use super::{keep_nearest_from, Contact, ContactModel, Detection, WALL};
@@ -29,6 +34,9 @@ pub struct Walls<const D: usize> {
     facets: Vec<[Point<D>; D]>,
     /// The wall facets sharing a node with each wall facet.
     neighbours: FacetNeighbours,
+    /// The openings' facets (the marked facets that are not walls) and their markers.
+    openings: Vec<[Point<D>; D]>,
+    opening_markers: Vec<i32>,
     band: f64,
 }
 
@@ -54,6 +62,13 @@ impl<const D: usize> Walls<D> {
         };
         let field = distance_to_range(&mesh, &front, &options)?;
         mesh.locator_ready();
+        let (openings, opening_markers) = mesh
+            .facets()
+            .iter()
+            .zip(mesh.facet_markers())
+            .filter(|(_, m)| !markers.contains(m))
+            .map(|(f, &m)| (f.map(|v| mesh.points()[v as usize]), m))
+            .unzip();
         let mut ids: HashMap<[u64; D], u32> = HashMap::new();
         let nodes: Vec<[u32; D]> = field
             .front_facets
@@ -70,6 +85,8 @@ impl<const D: usize> Walls<D> {
             values: field.values,
             facets: field.front_facets,
             neighbours: FacetNeighbours::new(&nodes),
+            openings,
+            opening_markers,
             mesh,
             band,
         })
@@ -91,10 +108,14 @@ impl<const D: usize> Walls<D> {
     }
 
     /// The wall distance at `x` and the closest wall point, walking from the cell `hint` (updated to
-    /// `x`'s cell). `(band, x)` beyond the band; negative outside the mesh.
+    /// `x`'s cell). `(band, x)` beyond the band; negative outside the mesh, except beyond an
+    /// opening (nearer to it than to any wall): `(band, x)` there too.
     pub fn query(&self, x: &Point<D>, hint: &mut u32) -> (f64, Point<D>) {
         let Some(found) = self.mesh.locate_from(x, *hint) else {
             let (d, w) = self.nearest_facet(x, self.facets.iter());
+            if self.nearest_facet(x, self.openings.iter()).0 < d {
+                return (self.band, *x);
+            }
             return (-d, w);
         };
         *hint = found.cell;
@@ -134,6 +155,25 @@ impl<const D: usize> Walls<D> {
     /// Whether `x` is inside the domain mesh.
     pub fn contains(&self, x: &Point<D>) -> bool {
         self.mesh.locate(x).is_some()
+    }
+
+    /// The marker of the opening `x` has crossed: `Some` when `x` is outside the mesh and nearer
+    /// to an opening than to any wall; `None` inside the mesh (walking from `hint`, updated) or
+    /// beyond a wall.
+    pub fn opening_crossed(&self, x: &Point<D>, hint: &mut u32) -> Option<i32> {
+        if let Some(found) = self.mesh.locate_from(x, *hint) {
+            *hint = found.cell;
+            return None;
+        }
+        let wall = self.nearest_facet(x, self.facets.iter()).0;
+        let (mut best, mut marker) = (wall, None);
+        for (f, &m) in self.openings.iter().zip(&self.opening_markers) {
+            let d = (x - math::closest_point_on_facet::<D>(x, f)).norm();
+            if d < best {
+                (best, marker) = (d, Some(m));
+            }
+        }
+        marker
     }
 
     fn nearest_facet<'a>(&self, x: &Point<D>, facets: impl Iterator<Item = &'a [Point<D>; D]>) -> (f64, Point<D>) {

@@ -8,7 +8,7 @@ use crate::contact::{ContactModel, ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
 use crate::mesh::gmsh::AnyMesh;
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
-use crate::sim::{Drag, Simulation, SimulationState};
+use crate::sim::{Drag, SimError, Simulation, SimulationState};
 use crate::SimplexMesh;
 use std::sync::Arc;
 
@@ -485,6 +485,20 @@ impl World {
         let state: SimulationState = ciborium::from_reader(bytes)
             .map_err(|e| Error::argument("state", format!("is not a saved world state: {e}")))?;
         by_dim!(Any, &mut self.any, w, D => {
+            // A world's bodies are its indices: the state must hold them all, in order.
+            let names = |names: Vec<&str>| names.join(", ");
+            if state.bodies.len() != w.sim.bodies.len()
+                || state.bodies.iter().zip(&w.sim.bodies).any(|(s, b)| s.name != b.name)
+            {
+                return Err(Error::argument(
+                    "state",
+                    format!(
+                        "the saved state does not fit this world: it holds the bodies [{}], the world [{}]",
+                        names(state.bodies.iter().map(|s| s.name.as_str()).collect()),
+                        names(w.sim.bodies.iter().map(|b| b.name.as_str()).collect())
+                    ),
+                ));
+            }
             if !w.sim.bodies.is_empty() {
                 w.ready()?;
             }
@@ -505,7 +519,16 @@ impl World {
                 w.motion.clear();
                 w.motion
                     .extend(w.sim.bodies.iter().map(|b| (b.position, b.rotation, b.velocity, b.angular_velocity)));
-                if let Err(e) = w.sim.step(dt) {
+                // A world's bodies keep their indices: one through an opening (a marked
+                // boundary that is not a wall) is an error, as one through a wall is.
+                let crossed = w.sim.step(dt).and_then(|()| match w.sim.crossings().first() {
+                    Some((k, opening)) => Err(SimError::Outside {
+                        body: w.sim.bodies[*k].name.clone(),
+                        detail: format!("its centre left the domain through the opening '{opening}'"),
+                    }),
+                    None => Ok(()),
+                });
+                if let Err(e) = crossed {
                     for (b, &(x, r, v, o)) in w.sim.bodies.iter_mut().zip(&w.motion) {
                         (b.position, b.rotation, b.velocity, b.angular_velocity) = (x, r, v, o);
                     }

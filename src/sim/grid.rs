@@ -30,7 +30,9 @@ impl<const D: usize> PointGrid<D> {
             lo = Point::<D>::zeros();
             hi = lo;
         }
-        let mut size = size;
+        // A side far below the box's (no bodies yet: any size) would overflow the counts.
+        let extent = (hi - lo).max();
+        let mut size = size.max(extent * 1e-6).max(f64::MIN_POSITIVE);
         let count =
             |size: f64| -> [usize; D] { std::array::from_fn(|a| ((hi[a] - lo[a]) / size).floor() as usize + 1) };
         while count(size).iter().product::<usize>() > 4 * points.len().max(1) {

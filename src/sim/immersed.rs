@@ -135,6 +135,16 @@ pub enum BodyBoundary {
     Surface,
 }
 
+/// The body sub-steps per fluid step of length `dt` that keep each within a fifth of the contact's
+/// `stable` time step ([`Simulation::stable_time_step`]); 1 without contact springs.
+pub fn substeps_for(dt: f64, stable: f64) -> usize {
+    if stable.is_finite() {
+        ((dt / (0.2 * stable)).ceil() as usize).max(1)
+    } else {
+        1
+    }
+}
+
 /// A rigid motion fitted to velocities at points: the translation at the points' centroid
 /// `centre` and the rotation.
 #[derive(Debug, Clone, Copy)]
@@ -468,11 +478,8 @@ where
             .iter()
             .map(|b| 2.0 * b.geometry.radius)
             .fold(0.0, f64::max);
-        let stable = bodies.stable_time_step();
-        let dt = fluid.time_step();
         let substeps = match options.substeps {
-            0 if stable.is_finite() => ((dt / (0.2 * stable)).ceil() as usize).max(1),
-            0 => 1,
+            0 => substeps_for(fluid.time_step(), bodies.stable_time_step()),
             n => n,
         };
         let n = bodies.bodies.len();
@@ -546,7 +553,7 @@ where
     /// Continues from `state`, saved by [`Self::state`] from a run built from the same case.
     /// On an error the run is partly restored and must not go on: build it again.
     pub fn restore(&mut self, state: &ImmersedState) -> Result<(), StateError> {
-        let n = self.bodies.bodies.len();
+        let n = state.bodies.bodies.len();
         if state.substeps != self.substeps {
             return Err(StateError(format!(
                 "it was run with {} body sub-steps per step, the case gives {} (the contact parameters changed)",
@@ -613,6 +620,34 @@ where
         Ok(())
     }
 
+    /// Adds `bodies` (released during the run, their places clear of the others) on `mesh`: the
+    /// dofs each holds take its rigid velocity, and the momentum this gives them is charged to it
+    /// at the next step as for the dofs a moving body captures (with [`BodyBoundary::Nodes`]).
+    /// An error if one holds no free velocity dof.
+    pub fn insert(&mut self, mesh: &SimplexMesh<D>, bodies: Vec<RigidBody<D>>) -> Result<(), SimError> {
+        if bodies.is_empty() {
+            return Ok(());
+        }
+        let zero = (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero());
+        let old = self.bodies.bodies.len();
+        for b in bodies {
+            self.before.push((b.velocity, b.angular_velocity));
+            self.bodies.insert(b);
+            self.hydro_force.push(zero.0);
+            self.hydro_torque.push(zero.1);
+        }
+        let (_, position, prescribed) = self.fluid.velocity_mut();
+        let work = &mut self.work;
+        work.collect(&self.dofs, position, prescribed, &self.bodies.bodies)?;
+        work.stencil(mesh, self.fluid.space());
+        let mut gained = vec![zero; self.bodies.bodies.len()];
+        let (velocity, _, _) = self.fluid.velocity_mut();
+        work.capture(velocity, &self.bodies.bodies, &mut gained);
+        self.captured.extend_from_slice(&gained[old..]);
+        work.project(velocity, &self.bodies.bodies);
+        Ok(())
+    }
+
     /// Advances the fluid and the bodies by one fluid time step.
     pub fn step(&mut self, mesh: &SimplexMesh<D>) -> Result<(), SimError> {
         let start = Instant::now();
@@ -646,6 +681,16 @@ where
         if implicit_contact {
             bodies.contact_forces()?;
         }
+        let n = bodies.bodies.len();
+        loads.resize(
+            n,
+            (
+                Point::<D>::zeros(),
+                Vector::<D>::zeros(),
+                <Dim<D> as Kinematics<D>>::zero(),
+            ),
+        );
+        loaded_contact.resize(n, (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()));
         for (k, (l, c)) in loads.iter_mut().zip(loaded_contact.iter_mut()).enumerate() {
             let b = &bodies.bodies[k];
             *c = if implicit_contact {
@@ -719,6 +764,14 @@ where
                 *substeps,
                 time,
             );
+            if outcome.is_ok() {
+                for k in bodies.leave().into_iter().rev() {
+                    hydro_force.remove(k);
+                    hydro_torque.remove(k);
+                    before.remove(k);
+                    captured.remove(k);
+                }
+            }
             motion += begin.elapsed().as_secs_f64();
             let begin = Instant::now();
             if outcome.is_ok() {

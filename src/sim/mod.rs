@@ -20,8 +20,8 @@ pub mod immersed;
 pub mod state;
 
 pub use grid::PointGrid;
-pub use immersed::{BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
-pub use state::{BodyState, SimulationState, StateError};
+pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
+pub use state::{BodyState, ExitState, SimulationState, StateError};
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};
@@ -75,6 +75,21 @@ pub enum SimError {
     Immersed(String),
 }
 
+/// A body that left the domain through an opening ([`Simulation::leave`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exit<const D: usize> {
+    /// When (the end of the step in which its centre crossed the opening).
+    pub time: f64,
+    /// The body.
+    pub name: String,
+    /// The opening's marker name (its number when it has none).
+    pub opening: String,
+    /// Its centre then.
+    pub position: Vector<D>,
+    /// Its velocity then.
+    pub velocity: Vector<D>,
+}
+
 /// Linear and angular drag rates (per unit time): `dv/dt = … − c_v v`, `dω/dt = … − c_ω ω`.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Drag {
@@ -115,6 +130,9 @@ where
     pub steps: usize,
     /// Seconds spent integrating.
     pub integration_seconds: f64,
+    /// The bodies that left through an opening and were removed, in order; the caller takes
+    /// them (to write them out) as it likes.
+    pub exits: Vec<Exit<D>>,
 }
 
 impl<const D: usize> Simulation<D>
@@ -142,7 +160,64 @@ where
             time: 0.0,
             steps: 0,
             integration_seconds: 0.0,
+            exits: Vec::new(),
         }
+    }
+
+    /// Adds `body` (released during the run) after the others, with no contact force yet.
+    pub fn insert(&mut self, body: RigidBody<D>) {
+        self.bodies.push(body);
+        self.force.push(Vector::<D>::zeros());
+        self.torque.push(<Dim<D> as Kinematics<D>>::zero());
+    }
+
+    /// Removes the bodies whose centre of mass has crossed an opening of the domain (a marked
+    /// boundary that is not a wall: an outlet, an inlet; [`Walls::opening_crossed`]), recording
+    /// each in [`Self::exits`]; returns their indices before the removal, ascending.
+    ///
+    /// A body leaves once its centre is past the opening, not its whole bounding sphere: the
+    /// part still inside is released to the fluid with its rigid velocity, the velocity of the
+    /// flow that carries it out. Waiting for the last sliver would leave a fluid's rigidity
+    /// constraint a handful of dofs, too few to fit a rigid motion to. Without walls (no domain
+    /// mesh) no body leaves.
+    pub fn leave(&mut self) -> Vec<usize> {
+        let crossed = self.crossings();
+        for &(k, ref opening) in &crossed {
+            let b = &self.bodies[k];
+            self.exits.push(Exit {
+                time: self.time,
+                name: b.name.clone(),
+                opening: opening.clone(),
+                position: b.position,
+                velocity: b.velocity,
+            });
+        }
+        let hints = self.contact.hints_mut();
+        for &(k, _) in crossed.iter().rev() {
+            self.bodies.remove(k);
+            self.force.remove(k);
+            self.torque.remove(k);
+            hints.remove(k);
+        }
+        crossed.into_iter().map(|(k, _)| k).collect()
+    }
+
+    /// The bodies whose centre of mass has crossed an opening, ascending, each with the
+    /// opening's marker name (its number when it has none); none without walls.
+    pub fn crossings(&mut self) -> Vec<(usize, String)> {
+        let Some(walls) = &self.walls else {
+            return Vec::new();
+        };
+        let hints = self.contact.hints_mut();
+        hints.resize(self.bodies.len(), 0);
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(k, b)| {
+                let marker = walls.opening_crossed(&b.position, &mut hints[k])?;
+                Some((k, walls.mesh().facet_marker_label(marker)))
+            })
+            .collect()
     }
 
     /// Checks the starting configuration: every body inside the domain (its centre and every
@@ -211,23 +286,26 @@ where
     /// at a point is at least `r` from `G`); it is 0 for a ball. Without the turn a brick in a
     /// pile (`ℓ²/J_min` 6.5 times `1/m`) was given a step at which it shook at hundreds of rad/s.
     pub fn stable_time_step(&self) -> f64 {
-        let m = &self.contact.model;
         self.bodies
             .iter()
-            .map(|b| {
-                let g = &b.geometry;
-                let lever = 2.0 * g.radius;
-                let nearest = g.field.value(&Vector::<D>::zeros()).abs().min(g.radius);
-                let turn = (g.radius * g.radius - nearest * nearest).max(0.0)
-                    / (b.density * <Dim<D> as Kinematics<D>>::least_inertia(&g.moments.second));
-                let mass = 1.0 / (1.0 / b.mass + turn);
-                let wall = m.law.stiffness(m.range, m.wall_stiffness, lever);
-                let pair = 2.0 * m.law.stiffness(m.range, m.stiffness, lever);
-                let spring = 2.0 * (mass / wall.max(pair)).sqrt();
-                // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
-                spring.min(mass / self.damping.max(f64::MIN_POSITIVE))
-            })
+            .map(|b| self.stable_time_step_of(b))
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The stable time step of [`Self::stable_time_step`] for the body `b` alone.
+    pub fn stable_time_step_of(&self, b: &RigidBody<D>) -> f64 {
+        let m = &self.contact.model;
+        let g = &b.geometry;
+        let lever = 2.0 * g.radius;
+        let nearest = g.field.value(&Vector::<D>::zeros()).abs().min(g.radius);
+        let turn = (g.radius * g.radius - nearest * nearest).max(0.0)
+            / (b.density * <Dim<D> as Kinematics<D>>::least_inertia(&g.moments.second));
+        let mass = 1.0 / (1.0 / b.mass + turn);
+        let wall = m.law.stiffness(m.range, m.wall_stiffness, lever);
+        let pair = 2.0 * m.law.stiffness(m.range, m.stiffness, lever);
+        let spring = 2.0 * (mass / wall.max(pair)).sqrt();
+        // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
+        spring.min(mass / self.damping.max(f64::MIN_POSITIVE))
     }
 
     /// The contact force and torque on every body now, into [`Self::force`] and

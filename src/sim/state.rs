@@ -10,8 +10,8 @@
 //! differently). Everything built from the case (geometries, distance fields, matrices and their
 //! factors) is rebuilt from the case file, not saved.
 
-use super::Simulation;
-use crate::body::{Dim, Kinematics};
+use super::{Exit, Simulation};
+use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::ContactTimes;
 use crate::math::{flatten, unflatten_into, Vector};
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 /// One body's motion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BodyState {
-    /// Its name (checked on restore: the case must have the same bodies in the same order).
+    /// Its name (on restore, the case's body of that name takes this state).
     pub name: String,
     /// Centre of mass.
     pub position: Vec<f64>,
@@ -31,6 +31,21 @@ pub struct BodyState {
     pub angular_velocity: Vec<f64>,
 }
 
+/// A body that left ([`super::Exit`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExitState {
+    /// When.
+    pub time: f64,
+    /// The body.
+    pub name: String,
+    /// The opening.
+    pub opening: String,
+    /// Its centre then.
+    pub position: Vec<f64>,
+    /// Its velocity then.
+    pub velocity: Vec<f64>,
+}
+
 /// The state of a [`Simulation`] (bodies, walls and contact) between two steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimulationState {
@@ -40,8 +55,11 @@ pub struct SimulationState {
     pub time: f64,
     /// Steps done.
     pub steps: usize,
-    /// The bodies, in order.
+    /// The bodies present, in order.
     pub bodies: Vec<BodyState>,
+    /// The bodies that left through an opening, in order.
+    #[serde(default)]
+    pub exits: Vec<ExitState>,
     /// The contact force on each body at the last step, components body after body.
     pub force: Vec<f64>,
     /// The contact torque likewise.
@@ -80,6 +98,17 @@ where
                     angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
                 })
                 .collect(),
+            exits: self
+                .exits
+                .iter()
+                .map(|e| ExitState {
+                    time: e.time,
+                    name: e.name.clone(),
+                    opening: e.opening.clone(),
+                    position: e.position.as_slice().to_vec(),
+                    velocity: e.velocity.as_slice().to_vec(),
+                })
+                .collect(),
             force: flatten(&self.force),
             torque: self
                 .torque
@@ -93,24 +122,32 @@ where
     }
 
     /// Continues from `state`, saved by [`Self::state`] from a simulation built from the same
-    /// case: the same dimension and bodies (by name, in order). Nothing changes on an error.
+    /// case: the same dimension, and bodies the simulation has (by name: those that have not
+    /// left since). Nothing changes on an error.
     pub fn restore(&mut self, state: &SimulationState) -> Result<(), StateError> {
         if state.dimension != D {
             return Err(StateError(format!("it is {}D, the case is {D}D", state.dimension)));
         }
-        let names = |bodies: &mut dyn Iterator<Item = &str>| bodies.collect::<Vec<_>>().join(", ");
-        if state.bodies.len() != self.bodies.len()
-            || state.bodies.iter().zip(&self.bodies).any(|(s, b)| s.name != b.name)
-        {
-            return Err(StateError(format!(
-                "it holds the bodies [{}], the case [{}]",
-                names(&mut state.bodies.iter().map(|s| s.name.as_str())),
-                names(&mut self.bodies.iter().map(|b| b.name.as_str()))
-            )));
+        // The saved bodies are the case's less those that left, each found by name.
+        let mut moved = Vec::with_capacity(state.bodies.len());
+        for s in &state.bodies {
+            match self.bodies.iter().find(|b| b.name == s.name) {
+                Some(b) if !moved.iter().any(|m: &RigidBody<D>| m.name == s.name) => moved.push(b.clone()),
+                _ => {
+                    return Err(StateError(format!(
+                        "it holds a body '{}' that the case does not have (or holds it twice); the case has [{}]",
+                        s.name,
+                        self.bodies
+                            .iter()
+                            .map(|b| b.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )))
+                }
+            }
         }
-        let n = self.bodies.len();
+        let n = moved.len();
         let angular = <Dim<D> as Kinematics<D>>::angular_components(&<Dim<D> as Kinematics<D>>::zero()).len();
-        let mut moved = self.bodies.clone();
         for (b, s) in moved.iter_mut().zip(&state.bodies) {
             let rotation = <Dim<D> as Kinematics<D>>::rotation_exact(&s.rotation);
             let angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(&s.angular_velocity);
@@ -152,7 +189,24 @@ where
                 state.wall_hints.len()
             )));
         }
+        let mut exits = Vec::with_capacity(state.exits.len());
+        for e in &state.exits {
+            if e.position.len() != D || e.velocity.len() != D {
+                return Err(StateError(format!(
+                    "the exit of body '{}' has components of the wrong count",
+                    e.name
+                )));
+            }
+            exits.push(Exit {
+                time: e.time,
+                name: e.name.clone(),
+                opening: e.opening.clone(),
+                position: Vector::<D>::from_column_slice(&e.position),
+                velocity: Vector::<D>::from_column_slice(&e.velocity),
+            });
+        }
         self.bodies = moved;
+        self.exits = exits;
         self.force = force;
         self.torque = torque;
         self.contact.set_wall_hints(&state.wall_hints);
