@@ -295,14 +295,17 @@ def schafer_turek_steady(directory, image):
             f.write(text.replace("../meshes/schafer_turek_2d_medium.msh",
                                  os.path.join(root, "meshes", f"schafer_turek_2d_{level}.msh")))
         out = os.path.join(directory, level)
-        subprocess.run([binary, "run", case, "--quiet", "--out", out], check=True)
+        subprocess.run([binary, "run", case, "--quiet", "--out", out], check=True, capture_output=True)
         with open(os.path.join(out, "summary.json")) as f:
             summary = json.load(f)
         rows.append((summary["cells"], summary))
     fig, ax = plt.subplots(figsize=(7, 4.5))
     names = {"drag_coefficient": "c_D", "lift_coefficient": "c_L", "pressure_difference": "Δp"}
-    for key, value in reference.items():
-        ax.loglog([c for c, _ in rows], [abs(s[key] / value - 1) for _, s in rows], "o-", label=names[key])
+    targets = {"drag_coefficient": 5e-3, "lift_coefficient": 5e-2, "pressure_difference": 1e-2}
+    for k, (key, value) in enumerate(reference.items()):
+        ax.loglog([c for c, _ in rows], [abs(s[key] / value - 1) for _, s in rows], "o-", color=f"C{k}",
+                  label=f"{names[key]} (dotted: the benchmark's target)")
+        ax.axhline(targets[key], color=f"C{k}", ls=":", lw=1)
     ax.set(xlabel="cells", ylabel="|relative error| against the reference")
     medium = rows[1][1]
     verdict = ", ".join(f"{names[k]} {(medium[k] / v - 1) * 100:+.4f} %" for k, v in reference.items())
