@@ -268,6 +268,47 @@ checkpoint_every = 5
     );
 }
 
+/// A disk settling in a frame that follows it (`[frame]`, Navier–Stokes): the frame's motion is
+/// part of the state, and the continued run writes the same rows.
+#[test]
+fn a_run_in_a_following_frame_continues_bit_for_bit() {
+    let text = r#"
+name = "followed"
+dimension = 2
+gravity = [0, -981]
+[domain]
+box = [[0, 0], [2, 6]]
+cells = [24, 72]
+walls = ["xmin", "xmax"]
+[fluid]
+density = 1.0
+viscosity = 0.1
+[fluid.boundary]
+xmin = "no-slip"
+xmax = "no-slip"
+ymin = { velocity = [0, 0] }
+ymax = "outflow"
+[frame]
+follow = "disk"
+[[bodies]]
+name = "disk"
+shape = { type = "circle", radius = 0.25 }
+density = 1.05
+position = [1.1, 3]
+[contact]
+range = 0.05
+stiffness = 1e-4
+[time]
+step = 0.01
+end = 0.3
+[output]
+every = 4
+csv_every = 3
+checkpoint_every = 5
+"#;
+    assert_continues_bit_for_bit(text, ("0.17", "0.3"), "flow.pvd");
+}
+
 /// Ctrl-C writes a checkpoint (without `checkpoint_every`) and says how to continue; the
 /// continued run ends with the rows of a run never stopped.
 #[test]

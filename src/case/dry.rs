@@ -283,7 +283,7 @@ where
         },
         contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
         final_tilt: final_tilt(&sim.bodies, &sim.gravity),
-        final_state: sim.bodies.iter().map(FinalBody::of).collect(),
+        final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
     };
     let written = crate::io::write_json(&out.join("summary.json"), &summary);
     match (failure, written) {

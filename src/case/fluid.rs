@@ -26,7 +26,7 @@ use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::linalg::SpdMethod;
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
-use crate::sim::BodyBoundary;
+use crate::sim::{BodyBoundary, Following};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -192,6 +192,12 @@ impl Case {
             None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
             Some(SchemeSpec::Monolithic) => Scheme::Monolithic,
         };
+        if f.frame.is_some() && !self.has_bodies() {
+            return Err(self.invalid(
+                "frame.follow",
+                "a frame follows a body: this case has none ([[bodies]])",
+            ));
+        }
         if !steady {
             let time = self.time()?;
             self.positive("time.step", time.step)?;
@@ -359,8 +365,9 @@ impl Case {
 }
 
 impl<const D: usize> FlowCase<D> {
-    /// The time stepper of this flow with step `dt`, from rest at t = 0 (matrices factored).
-    pub(super) fn stepper(&self, case: &Case, dt: f64) -> Result<Unsteady<D>, CaseError> {
+    /// The time stepper of this flow with step `dt`, from rest at t = 0 (matrices factored), its
+    /// prescribed velocities seen from `frame` if the case follows a body.
+    pub(super) fn stepper(&self, case: &Case, dt: f64, frame: Option<&Following<D>>) -> Result<Unsteady<D>, CaseError> {
         let rest = FlowField {
             velocity: vec![Vector::<D>::zeros(); self.space.len()],
             pressure: vec![0.0; self.mesh.num_points()],
@@ -369,7 +376,10 @@ impl<const D: usize> FlowCase<D> {
             &self.mesh,
             self.space.clone(),
             (self.nu, dt),
-            self.boundary.clone(),
+            match frame {
+                Some(f) => f.boundary(self.boundary.clone()),
+                None => self.boundary.clone(),
+            },
             (rest, 0.0),
             self.solver,
         )
@@ -551,7 +561,7 @@ fn run_unsteady<const D: usize>(
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let mut stepper = flow.stepper(case, dt)?;
+    let mut stepper = flow.stepper(case, dt, None)?;
     seconds.setup += stepper.seconds.setup;
     summary.linear_solvers = Some(stepper.solvers());
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();

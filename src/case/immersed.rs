@@ -24,7 +24,7 @@ use crate::contact::WALL;
 use crate::fluid::{Convection, Scheme, Solvers};
 use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::Vector;
-use crate::sim::{substeps_for, Immersed, ImmersedOptions};
+use crate::sim::{substeps_for, Immersed, ImmersedOptions, Simulation};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -105,8 +105,14 @@ pub struct ImmersedSummary {
     /// The largest tilt of a body's first axis from level at the end (radians, see
     /// [`super::final_tilt`]); `null` without gravity.
     pub final_tilt: Option<f64>,
-    /// The bodies at the end.
+    /// The bodies at the end (in the lab).
     pub final_state: Vec<FinalBody>,
+    /// With `[frame]`: how far the frame (and the mesh with it) has moved along its axis, and
+    /// its velocity, at the end; a body at `x` on the mesh is at `x + frame_offset · axis` in the
+    /// lab.
+    pub frame_offset: Option<f64>,
+    /// See `frame_offset`.
+    pub frame_velocity: Option<f64>,
 }
 
 /// A body's state recorded for the plots.
@@ -155,13 +161,17 @@ impl<const D: usize> History<D> {
         &mut self.samples[k]
     }
 
-    /// Takes in the bodies now.
-    fn record(&mut self, time: f64, bodies: &[RigidBody<D>])
+    /// Takes in the bodies of `sim` now, in the lab's frame.
+    fn record(&mut self, time: f64, sim: &Simulation<D>)
     where
         Dim<D>: Kinematics<D>,
     {
-        for b in bodies {
-            self.of(&b.name).push(Sample::of(time, b));
+        let (offset, moving) = sim.frame_motion();
+        for b in &sim.bodies {
+            let mut sample = Sample::of(time, b);
+            sample.position += offset;
+            sample.velocity += moving;
+            self.of(&b.name).push(sample);
         }
     }
 
@@ -224,8 +234,9 @@ impl Extremes {
     where
         Dim<D>: Kinematics<D>,
     {
+        let (_, moving) = c.bodies.frame_motion();
         for b in &c.bodies.bodies {
-            let speed = b.velocity.norm();
+            let speed = (b.velocity + moving).norm();
             self.max_body_cfl = self.max_body_cfl.max(speed * dt / h_min);
             if speed > self.max_speed {
                 self.max_speed = speed;
@@ -283,8 +294,9 @@ where
     let case_setup_seconds = control.setup_seconds;
 
     let setup = Instant::now();
-    let (sim, mut inflows) = case.parts::<D>()?;
-    let fluid = flow.stepper(case, dt)?;
+    let (mut sim, mut inflows) = case.parts::<D>()?;
+    sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
+    let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;
     let sim_error = |cause| CaseError::Sim {
         file: case.path.clone(),
         cause: Box::new(cause),
@@ -322,7 +334,7 @@ where
         writer.exits(&c.bodies)?;
         if rows {
             writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
-            history.record(c.bodies.time, &c.bodies.bodies);
+            history.record(c.bodies.time, &c.bodies);
         }
         if snapshot {
             let name = format!("flow_{:06}.vtu", c.bodies.steps);
@@ -524,7 +536,7 @@ where
             .bodies
             .bodies
             .iter()
-            .map(|b| b.velocity.norm())
+            .map(|b| (b.velocity + immersed.bodies.frame_motion().1).norm())
             .fold(0.0, f64::max),
         final_gap,
         min_body_gap,
@@ -540,7 +552,14 @@ where
             output: output_seconds,
         },
         final_tilt: final_tilt(&immersed.bodies.bodies, &immersed.bodies.gravity),
-        final_state: immersed.bodies.bodies.iter().map(FinalBody::of).collect(),
+        final_state: immersed
+            .bodies
+            .bodies
+            .iter()
+            .map(|b| FinalBody::of(b, &immersed.bodies))
+            .collect(),
+        frame_offset: immersed.bodies.frame.as_ref().map(|f| f.motion.get().0),
+        frame_velocity: immersed.bodies.frame.as_ref().map(|f| f.motion.get().1),
     };
     let written = crate::io::write_json(&out.join("summary.json"), &summary);
     match (failure, written) {

@@ -31,7 +31,7 @@ use crate::math::{Point, Vector};
 use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::{gmsh, MeshError, SimplexMesh};
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
-use crate::sim::{Drag, SimError, Simulation};
+use crate::sim::{Drag, Following, SimError, Simulation};
 use schema::{AngularSpec, BodySpec, ShapeSpec};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -300,6 +300,37 @@ impl Case {
         self.parts().map(|(sim, _)| sim)
     }
 
+    /// The frame of `[frame]` for the bodies of `sim` under `gravity`, if the case has one.
+    fn frame<const D: usize>(&self, sim: &Simulation<D>, gravity: &Vector<D>) -> Result<Option<Following<D>>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let Some(spec) = &self.file.frame else {
+            return Ok(None);
+        };
+        if !sim.bodies.iter().any(|b| b.name == spec.follow) {
+            let names: Vec<&str> = sim.bodies.iter().map(|b| b.name.as_str()).collect();
+            return Err(self.invalid(
+                "frame.follow",
+                format!(
+                    "no body is called '{}'; the bodies are [{}]",
+                    spec.follow,
+                    names.join(", ")
+                ),
+            ));
+        }
+        let axis = match &spec.axis {
+            Some(a) => self.vector::<D>("frame.axis", a)?,
+            None => *gravity,
+        };
+        Following::new(&spec.follow, axis).map(Some).ok_or_else(|| {
+            self.invalid(
+                "frame.axis",
+                "the frame moves along `axis`, by default along gravity: give a non-zero one",
+            )
+        })
+    }
+
     /// The simulation of [`Self::simulation`] and the case's `[[inflow]]` tables.
     fn parts<const D: usize>(&self) -> Result<(Simulation<D>, Vec<inflow::Inflow<D>>), CaseError>
     where
@@ -340,6 +371,12 @@ impl Case {
         }
         self.positive("time.step", time.step)?;
         self.positive("time.end", time.end)?;
+        if f.frame.is_some() && f.fluid.is_none() {
+            return Err(self.invalid(
+                "frame",
+                "a frame that follows a body moves the fluid's mesh with it: it needs a [fluid]",
+            ));
+        }
         if f.bodies.is_empty() && f.inflow.is_empty() {
             return Err(self.invalid("bodies", "a case needs at least one body ([[bodies]] or [[inflow]])"));
         }

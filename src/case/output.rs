@@ -27,16 +27,17 @@ pub struct FinalBody {
 }
 
 impl FinalBody {
-    /// The state of `b`.
-    pub(super) fn of<const D: usize>(b: &RigidBody<D>) -> Self
+    /// The state of `b`, a body of `sim`, in the lab's frame.
+    pub(super) fn of<const D: usize>(b: &RigidBody<D>, sim: &Simulation<D>) -> Self
     where
         Dim<D>: Kinematics<D>,
     {
+        let (offset, moving) = sim.frame_motion();
         FinalBody {
             name: b.name.clone(),
-            position: b.position.as_slice().to_vec(),
+            position: (b.position + offset).as_slice().to_vec(),
             rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-            velocity: b.velocity.as_slice().to_vec(),
+            velocity: (b.velocity + moving).as_slice().to_vec(),
             angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
         }
     }
@@ -305,6 +306,7 @@ impl Writer {
             self.csv.line(&header)?;
         }
         let mut row_bytes = 0.0;
+        let (offset, moving) = sim.frame_motion();
         for (k, b) in sim.bodies.iter().enumerate() {
             let mut line = format!("{},{}", sim.time, b.name);
             let hydro_columns = hydro.into_iter().flat_map(|(f, t)| {
@@ -312,12 +314,12 @@ impl Writer {
                     .copied()
                     .chain(<Dim<D> as Kinematics<D>>::angular_components(&t[k]))
             });
-            let columns = b
-                .position
+            let (position, velocity) = (b.position + offset, b.velocity + moving);
+            let columns = position
                 .iter()
                 .copied()
                 .chain(<Dim<D> as Kinematics<D>>::rotation_components(&b.rotation))
-                .chain(b.velocity.iter().copied())
+                .chain(velocity.iter().copied())
                 .chain(<Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity))
                 .chain(sim.force[k].iter().copied())
                 .chain(<Dim<D> as Kinematics<D>>::angular_components(&sim.torque[k]))

@@ -22,6 +22,9 @@ pub struct CaseFile {
     /// Bodies released during the run ([`InflowSpec`]); default none.
     #[serde(default)]
     pub inflow: Vec<InflowSpec>,
+    /// A frame that follows a body (a channel of any length on a short mesh); default: the
+    /// lab's frame.
+    pub frame: Option<FrameSpec>,
     /// Contact parameters; required with bodies.
     pub contact: Option<ContactSpec>,
     /// Time stepping; required unless the case is a steady flow.
@@ -225,6 +228,20 @@ pub struct TimeSpec {
     pub step: f64,
     /// The final time.
     pub end: f64,
+}
+
+/// The frame of reference of a case with bodies in a fluid: `follow` names a body whose motion
+/// along `axis` the mesh follows ([`crate::sim::Following`]): the body stays near its start on
+/// the mesh while it settles through a channel as long as it needs. The mesh's prescribed
+/// velocities are the lab's (walls at rest, the fluid at rest where it enters); `bodies.csv`,
+/// `exits.csv` and `summary.json` are in the lab, the `.vtu` files in the frame.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameSpec {
+    /// The body followed.
+    pub follow: String,
+    /// The direction the frame moves along; default: gravity's.
+    pub axis: Option<Vec<f64>>,
 }
 
 /// The fluid: an incompressible Newtonian fluid filling the domain mesh.

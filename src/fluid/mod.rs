@@ -22,5 +22,5 @@ pub mod unsteady;
 pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use space::P2Space;
-pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem};
+pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem, VelocityData};
 pub use unsteady::{Carried, Convection, Response, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

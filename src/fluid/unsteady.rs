@@ -536,6 +536,21 @@ impl<const D: usize> Unsteady<D> {
         (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
     }
 
+    /// Adds `c` to the velocity now and in the history (`u^k`, `u^{k−1}`, `u^{k−2}`) at every
+    /// dof: the flow seen from a frame that starts moving at `−c` relative to this one (a
+    /// Galilean change, under which the equations hold unchanged; [`crate::sim::Following`]).
+    pub fn shift(&mut self, c: &Vector<D>) {
+        for u in self
+            .flow
+            .velocity
+            .iter_mut()
+            .chain(self.previous.iter_mut())
+            .chain(self.older.iter_mut())
+        {
+            *u += c;
+        }
+    }
+
     /// The velocity a step back, `ũ^{k−1}`, at every P2 dof.
     pub fn previous_velocity(&self) -> &[Vector<D>] {
         &self.previous

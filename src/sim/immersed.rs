@@ -790,6 +790,25 @@ where
             }
             work.extrapolate_pressure(&mut fluid.flow.pressure);
         }
+        if let (Ok(()), Some(frame)) = (&outcome, &bodies.frame) {
+            // The frame takes on the followed body's velocity along its axis (it stops where
+            // the body has left): every velocity in it loses that much ([`super::frame`]).
+            let (z, v) = frame.motion.get();
+            let w = bodies
+                .bodies
+                .iter()
+                .find(|b| b.name == frame.body)
+                .map_or(0.0, |b| b.velocity.dot(&frame.axis));
+            frame.motion.set((z + v * dt, v + w));
+            let c = frame.axis * -w;
+            fluid.shift(&c);
+            for b in &mut bodies.bodies {
+                b.velocity += c;
+            }
+            for (velocity, _) in before.iter_mut() {
+                *velocity += c;
+            }
+        }
         seconds.constraint += constraint;
         seconds.bodies += motion;
         seconds.fluid += start.elapsed().as_secs_f64() - constraint - motion;

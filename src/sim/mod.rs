@@ -15,10 +15,12 @@
 //! [`Simulation::stable_time_step`] reports with the reduced mass `m/2` for a pair and the mass
 //! reduced further by the body's turning.
 
+mod frame;
 mod grid;
 pub mod immersed;
 pub mod state;
 
+pub use frame::{Following, FrameMotion};
 pub use grid::PointGrid;
 pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
 pub use state::{BodyState, ExitState, SimulationState, StateError};
@@ -84,9 +86,9 @@ pub struct Exit<const D: usize> {
     pub name: String,
     /// The opening's marker name (its number when it has none).
     pub opening: String,
-    /// Its centre then.
+    /// Its centre then (in the lab).
     pub position: Vector<D>,
-    /// Its velocity then.
+    /// Its velocity then (in the lab).
     pub velocity: Vector<D>,
 }
 
@@ -133,6 +135,9 @@ where
     /// The bodies that left through an opening and were removed, in order; the caller takes
     /// them (to write them out) as it likes.
     pub exits: Vec<Exit<D>>,
+    /// The frame the bodies' positions and velocities are in, when it follows a body
+    /// ([`Following`], bodies in a fluid); `None`: the lab's.
+    pub frame: Option<Following<D>>,
 }
 
 impl<const D: usize> Simulation<D>
@@ -161,7 +166,16 @@ where
             steps: 0,
             integration_seconds: 0.0,
             exits: Vec::new(),
+            frame: None,
         }
+    }
+
+    /// The frame's displacement and velocity in the lab (zero without a following frame): body
+    /// `b` is at `b.position + offset` in the lab, moving at `b.velocity + velocity`.
+    pub fn frame_motion(&self) -> (Vector<D>, Vector<D>) {
+        self.frame
+            .as_ref()
+            .map_or((Vector::<D>::zeros(), Vector::<D>::zeros()), Following::lab)
     }
 
     /// Adds `body` (released during the run) after the others, with no contact force yet.
@@ -182,14 +196,15 @@ where
     /// mesh) no body leaves.
     pub fn leave(&mut self) -> Vec<usize> {
         let crossed = self.crossings();
+        let (offset, moving) = self.frame_motion();
         for &(k, ref opening) in &crossed {
             let b = &self.bodies[k];
             self.exits.push(Exit {
                 time: self.time,
                 name: b.name.clone(),
                 opening: opening.clone(),
-                position: b.position,
-                velocity: b.velocity,
+                position: b.position + offset,
+                velocity: b.velocity + moving,
             });
         }
         let hints = self.contact.hints_mut();

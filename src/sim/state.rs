@@ -60,6 +60,9 @@ pub struct SimulationState {
     /// The bodies that left through an opening, in order.
     #[serde(default)]
     pub exits: Vec<ExitState>,
+    /// A following frame's displacement and velocity along its axis ([`super::FrameMotion`]).
+    #[serde(default)]
+    pub frame: Option<(f64, f64)>,
     /// The contact force on each body at the last step, components body after body.
     pub force: Vec<f64>,
     /// The contact torque likewise.
@@ -109,6 +112,7 @@ where
                     velocity: e.velocity.as_slice().to_vec(),
                 })
                 .collect(),
+            frame: self.frame.as_ref().map(|f| f.motion.get()),
             force: flatten(&self.force),
             torque: self
                 .torque
@@ -204,6 +208,15 @@ where
                 position: Vector::<D>::from_column_slice(&e.position),
                 velocity: Vector::<D>::from_column_slice(&e.velocity),
             });
+        }
+        match (&self.frame, state.frame) {
+            (Some(f), Some(motion)) => f.motion.set(motion),
+            (None, None) => {}
+            _ => {
+                return Err(StateError(
+                    "the case and the saved run differ in following a body ([frame])".into(),
+                ))
+            }
         }
         self.bodies = moved;
         self.exits = exits;
