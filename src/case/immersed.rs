@@ -234,10 +234,12 @@ impl Extremes {
     where
         Dim<D>: Kinematics<D>,
     {
+        // Speeds in the lab; the cells a body crosses per step on the mesh (in a following frame,
+        // its speed relative to the mesh).
         let (_, moving) = c.bodies.frame_motion();
         for b in &c.bodies.bodies {
             let speed = (b.velocity + moving).norm();
-            self.max_body_cfl = self.max_body_cfl.max(speed * dt / h_min);
+            self.max_body_cfl = self.max_body_cfl.max(b.velocity.norm() * dt / h_min);
             if speed > self.max_speed {
                 self.max_speed = speed;
                 self.max_speed_time = c.bodies.time;

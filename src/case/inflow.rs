@@ -65,7 +65,9 @@ where
         let due = sim.time * (1.0 + 1e-12) + 1e-300;
         let range = sim.contact.model.range;
         while self.released < self.times.len() && self.times[self.released] <= due {
-            let b = self.body(self.released);
+            let mut b = self.body(self.released);
+            // Its velocity is the lab's; in a following frame the mesh (and `position`) moves.
+            b.velocity -= sim.frame_motion().1;
             let clear =
                 |o: &RigidBody<D>| (o.position - b.position).norm() > o.geometry.radius + b.geometry.radius + range;
             let inside = sim.walls.as_ref().is_none_or(|w| {

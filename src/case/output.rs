@@ -213,6 +213,9 @@ pub(super) struct SavedOutputs {
     pub rows: usize,
     /// Each `.pvd` series: its file name and entries (time, part, file).
     pub series: Vec<(String, Vec<PvdEntry>)>,
+    /// The bodies the `.vtu` files have numbered, in the order of their numbers.
+    #[serde(default)]
+    pub body_ids: Vec<String>,
 }
 
 /// Characters of a number in full precision in a CSV row, its comma included
@@ -251,7 +254,12 @@ impl Writer {
             count: saved.rows,
             row_bytes: 0.0,
             exits: usize::MAX,
-            ids: Default::default(),
+            ids: saved
+                .body_ids
+                .iter()
+                .enumerate()
+                .map(|(k, name)| (name.clone(), k as i32))
+                .collect(),
         })
     }
 
@@ -266,10 +274,15 @@ impl Writer {
         };
         let mut series = vec![(name(&self.series), self.series.entries().to_vec())];
         series.extend(self.fields.iter().map(|f| (name(f), f.entries().to_vec())));
+        let mut body_ids = vec![String::new(); self.ids.len()];
+        for (name, &k) in &self.ids {
+            body_ids[k as usize] = name.clone();
+        }
         Ok(SavedOutputs {
             csv_bytes: self.csv.written()?,
             rows: self.count,
             series,
+            body_ids,
         })
     }
 

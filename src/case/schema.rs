@@ -99,7 +99,7 @@ pub struct InflowSpec {
     pub shape: ShapeSpec,
     /// Density.
     pub density: f64,
-    /// The centre of the release box.
+    /// The centre of the release box (on the mesh: with `[frame]`, it moves with it).
     pub position: Vec<f64>,
     /// Half the release box's extent along each axis; default zero (every body at `position`).
     pub spread: Option<Vec<f64>>,
@@ -107,7 +107,7 @@ pub struct InflowSpec {
     pub angle: Option<f64>,
     /// 3D: the bodies' rotation vector; default none.
     pub rotation: Option<Vec<f64>>,
-    /// The bodies' velocity at release; default zero.
+    /// The bodies' velocity at release (in the lab); default zero.
     pub velocity: Option<Vec<f64>>,
     /// The release times, ascending; or `rate`.
     pub times: Option<Vec<f64>>,
