@@ -617,47 +617,16 @@ fn the_iterative_path_settles_the_sphere_as_the_factors_do() {
 }
 
 /// Faxén's disk (a = 0.125, walls 2 apart) settling through a channel only 6 long, 3 below the
-/// disk and 3 above, in a frame that follows it (`[frame]`): the walls move up past it, the fluid
+/// disk and 3 above, in a frame that follows it (`cases/stokes_sedimentation_frame.toml`): the walls move up past it, the fluid
 /// enters at the bottom at the lab's rest and leaves at the top. Its speed is Faxén's for an
 /// infinite channel (measured −0.004 %; a closed channel 12 long on the same spacing, the disk
 /// 3 widths from each end: +0.15 %), `bodies.csv` and `summary.json` give the lab's motion, and the
 /// disk stays where it started on the mesh.
 #[test]
 fn a_frame_that_follows_the_disk_gives_faxens_speed_on_a_short_channel() {
-    let text = r#"
-dimension = 2
-gravity = [0, -981]
-[domain]
-box = [[0, 0], [2, 6]]
-cells = [64, 192]
-walls = ["xmin", "xmax"]
-[fluid]
-density = 1.0
-viscosity = 1.0
-stokes = true
-body_boundary = "surface"
-[fluid.boundary]
-xmin = "no-slip"
-xmax = "no-slip"
-ymin = { velocity = [0, 0] }
-ymax = "outflow"
-[frame]
-follow = "disk"
-[[bodies]]
-name = "disk"
-shape = { type = "circle", radius = 0.125 }
-density = 1.01
-position = [1, 3]
-[contact]
-range = 0.05
-stiffness = 1e-4
-[time]
-step = 0.01
-end = 0.4
-[output]
-every = 0
-"#;
-    let case = Case::parse(Path::new("frame.toml"), text).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/stokes_sedimentation_frame.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let case = Case::parse(&path, &text).unwrap();
     let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let s = run_immersed(&case, &flow, dir.path(), Control::default()).unwrap();
