@@ -146,3 +146,42 @@ fn inflow_tables_that_make_no_sense_are_errors_naming_the_key() {
         .to_string();
     assert!(e.contains("inflow[0].name") && e.contains("drop_7"), "{e}");
 }
+
+/// The size a run announces before it starts counts the rows of the bodies `[[inflow]]` will
+/// release (as if none left, so at least what is written): here every body starts by inflow.
+#[test]
+fn the_announced_output_counts_the_bodies_to_be_released() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = dir.path().join("falling_out.toml");
+    std::fs::write(&case, FALLING_OUT).unwrap();
+    let out = dir.path().join("out");
+    let result = std::process::Command::new(env!("CARGO_BIN_EXE_tumble"))
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&case)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(0), "{err}");
+    let announced = err
+        .split("about ")
+        .nth(1)
+        .and_then(|rest| rest.split(" of output").next())
+        .unwrap_or_else(|| panic!("no size in: {err}"));
+    let (number, unit) = announced.split_once(' ').unwrap();
+    let scale = match unit {
+        "bytes" => 1.0,
+        "KB" => 1024.0,
+        "MB" => 1024.0 * 1024.0,
+        _ => panic!("{announced}"),
+    };
+    let announced = number.parse::<f64>().unwrap() * scale;
+    let written: u64 = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(
+        announced >= written as f64 && announced < 4.0 * written as f64,
+        "announced {announced} bytes, wrote {written}"
+    );
+}

@@ -46,6 +46,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// Adds `bytes` to the estimate (the rows of the bodies `[[inflow]]` will release).
+    pub(super) fn add_bytes(&mut self, bytes: f64) {
+        self.bytes += bytes;
+    }
+
     /// The plan of a run of `steps` steps of `dt` to `end` writing snapshots every `every` steps
     /// (0: none) and rows every `csv_every`, into `out`, whose first output (step 0) has the
     /// snapshot there ([`first_snapshot_bytes`]) and rows of `row_bytes`.

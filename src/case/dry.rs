@@ -16,7 +16,7 @@
 use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{Control, Plan, RunHeader};
 use super::inflow;
-use super::output::{final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
+use super::output::{body_row_bytes, final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::io::{write_mesh_vtu, Field, OutputError};
@@ -151,12 +151,16 @@ where
     };
     let mut output_seconds = spent.output + t.elapsed().as_secs_f64();
     if failure.is_none() {
-        let plan = Plan::new(
+        let mut plan = Plan::new(
             (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
             writer.row_bytes(),
         );
+        let period = dt * csv_every as f64;
+        plan.add_bytes(inflow::rows_to_come(&inflows, (time.end, period), |name| {
+            body_row_bytes::<D>(false, name)
+        }));
         failure = control.approve(case, &plan).err();
     }
     let setup_seconds = control.setup_seconds;

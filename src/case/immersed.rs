@@ -17,7 +17,7 @@ use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{Control, Plan, RunHeader};
 use super::fluid::FlowCase;
 use super::inflow;
-use super::output::{final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
+use super::output::{body_row_bytes, final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::WALL;
@@ -384,12 +384,16 @@ where
     };
     let mut output_seconds = spent.output;
     if failure.is_none() {
-        let plan = Plan::new(
+        let mut plan = Plan::new(
             (steps + 1 - first, dt, time.end),
             (every, csv_every),
             out,
             writer.row_bytes(),
         );
+        let period = dt * csv_every as f64;
+        plan.add_bytes(inflow::rows_to_come(&inflows, (time.end, period), |name| {
+            body_row_bytes::<D>(true, name)
+        }));
         failure = control.approve(case, &plan).err();
     }
     let saver = Saver {

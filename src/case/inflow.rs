@@ -121,6 +121,30 @@ where
     out
 }
 
+/// The most bytes the rows of the bodies `inflows` will release take in `bodies.csv` by `end`,
+/// written every `period` of time, `row(name)` bytes each: each counted from its release time on,
+/// as if none left.
+pub(super) fn rows_to_come<const D: usize>(
+    inflows: &[Inflow<D>],
+    (end, period): (f64, f64),
+    row: impl Fn(&str) -> f64,
+) -> f64
+where
+    Dim<D>: Kinematics<D>,
+{
+    inflows
+        .iter()
+        .map(|i| {
+            i.times
+                .iter()
+                .enumerate()
+                .skip(i.released)
+                .map(|(n, t)| ((end - t) / period).max(0.0) * row(&format!("{}_{n}", i.name)))
+                .sum::<f64>()
+        })
+        .sum()
+}
+
 impl Case {
     /// The `[[inflow]]` tables for `sim`, built from this case ([`Self::simulation`]'s).
     pub(super) fn inflows_for<const D: usize>(&self, sim: &Simulation<D>) -> Result<Vec<Inflow<D>>, CaseError>

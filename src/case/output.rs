@@ -222,6 +222,15 @@ pub(super) struct SavedOutputs {
 /// (`-1.4004183739082085e-1,`).
 const ROW_NUMBER_BYTES: f64 = 23.0;
 
+/// The bytes of one body's `bodies.csv` row once its numbers have all their digits: the time,
+/// the name and the state's numbers (with the hydrodynamic force and torque if `hydro`).
+pub(super) fn body_row_bytes<const D: usize>(hydro: bool, name: &str) -> f64 {
+    // Position, rotation, velocity, angular velocity, contact force and torque.
+    let state = if D == 2 { 9 } else { 19 };
+    let numbers = state + if hydro { [3, 6][D - 2] } else { 0 };
+    ROW_NUMBER_BYTES * (numbers + 1) as f64 + name.len() as f64 + 2.0
+}
+
 impl Writer {
     /// The writer of a new run into `out`: `bodies.csv`, the series `series` (`series.pvd` of a
     /// dry run, `flow.pvd` of a run in a fluid) and, with `fields`, `fields.pvd`.
@@ -337,14 +346,12 @@ impl Writer {
                 .chain(sim.force[k].iter().copied())
                 .chain(<Dim<D> as Kinematics<D>>::angular_components(&sim.torque[k]))
                 .chain(hydro_columns);
-            let mut numbers = 0;
             for x in columns {
                 line.push(',');
                 line.push_str(&format!("{x:e}"));
-                numbers += 1;
             }
             self.csv.line(&line)?;
-            row_bytes += ROW_NUMBER_BYTES * (numbers + 1) as f64 + b.name.len() as f64 + 2.0;
+            row_bytes += body_row_bytes::<D>(hydro.is_some(), &b.name);
         }
         self.row_bytes = row_bytes;
         self.count += 1;
