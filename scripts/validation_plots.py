@@ -36,8 +36,10 @@ A case whose run is missing is skipped with a message.
 
 import argparse
 import csv
+import json
 import math
 import os
+import subprocess
 
 import matplotlib
 
@@ -213,8 +215,6 @@ def tripole(run, image):
 
 def passage(directory, image):
     """Particles through the stenosis and out (4.7.3): each one's path and its exit."""
-    import json
-
     d = 8.5e-4
     run = read(os.path.join(directory, "bodies.csv"))
     exits = read(os.path.join(directory, "exits.csv")) if os.path.exists(os.path.join(directory, "exits.csv")) else {}
@@ -270,8 +270,11 @@ def stenosis_two(run, image):
             most = max(most, top - x)
         return most / d
 
-    first = min((na, a_), (nb, b_), key=lambda nb_: next(t for t, x in zip(nb_[1]["time"], nb_[1]["x"]) if x > 16 * d))[0]
-    other = na if first == nb else nb
+    def through(body):
+        """When the body's centre passes the throat."""
+        return next(t for t, x in zip(body["time"], body["x"]) if x > 16 * d)
+
+    first, other = sorted((na, nb), key=lambda name: through(run[name]))
     verdict = f"'{first}' passes first; '{other}' moves back {back(run[other]):.2f} d and follows"
     finish(fig, f"Two particles at the stenosis (4.7.2): {verdict}", image)
     return verdict
@@ -280,9 +283,6 @@ def stenosis_two(run, image):
 def schafer_turek_steady(directory, image):
     """Schäfer–Turek 2D-1 on the three committed meshes (runs them: 1 s each) against the
     reference values c_D 5.57954, c_L 0.010619, Δp 0.11752."""
-    import json
-    import subprocess
-
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     binary = os.path.join(root, "target", "release", "tumble")
     reference = {"drag_coefficient": 5.57953523384, "lift_coefficient": 0.010618948146, "pressure_difference": 0.11752016697}

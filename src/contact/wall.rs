@@ -112,8 +112,8 @@ impl<const D: usize> Walls<D> {
     /// opening (nearer to it than to any wall): `(band, x)` there too.
     pub fn query(&self, x: &Point<D>, hint: &mut u32) -> (f64, Point<D>) {
         let Some(found) = self.mesh.locate_from(x, *hint) else {
-            let (d, w) = self.nearest_facet(x, self.facets.iter());
-            if self.nearest_facet(x, self.openings.iter()).0 < d {
+            let (d, w, _) = self.nearest_facet(x, &self.facets);
+            if self.opening_nearer_than(x, d).is_some() {
                 return (self.band, *x);
             }
             return (-d, w);
@@ -165,24 +165,26 @@ impl<const D: usize> Walls<D> {
             *hint = found.cell;
             return None;
         }
-        let wall = self.nearest_facet(x, self.facets.iter()).0;
-        let (mut best, mut marker) = (wall, None);
-        for (f, &m) in self.openings.iter().zip(&self.opening_markers) {
-            let d = (x - math::closest_point_on_facet::<D>(x, f)).norm();
-            if d < best {
-                (best, marker) = (d, Some(m));
-            }
-        }
-        marker
+        let wall = self.nearest_facet(x, &self.facets).0;
+        self.opening_nearer_than(x, wall).map(|k| self.opening_markers[k])
     }
 
-    fn nearest_facet<'a>(&self, x: &Point<D>, facets: impl Iterator<Item = &'a [Point<D>; D]>) -> (f64, Point<D>) {
-        let mut best = (f64::INFINITY, *x);
-        for f in facets {
+    /// The nearest opening facet to `x` (its index) if it is nearer than `wall`, the distance to
+    /// the nearest wall facet.
+    fn opening_nearer_than(&self, x: &Point<D>, wall: f64) -> Option<usize> {
+        let (d, _, k) = self.nearest_facet(x, &self.openings);
+        (d < wall).then_some(k)
+    }
+
+    /// The distance from `x` to the nearest of `facets`, its closest point there and the
+    /// facet's index (`(∞, x, 0)` for none).
+    fn nearest_facet(&self, x: &Point<D>, facets: &[[Point<D>; D]]) -> (f64, Point<D>, usize) {
+        let mut best = (f64::INFINITY, *x, 0);
+        for (k, f) in facets.iter().enumerate() {
             let p = math::closest_point_on_facet::<D>(x, f);
             let d = (x - p).norm();
             if d < best.0 {
-                best = (d, p);
+                best = (d, p, k);
             }
         }
         best
