@@ -6,8 +6,8 @@ curve (from its `bodies.csv`) and the reference's values, with the verdict in th
     cargo run --release -- check cases/disk_sedimentation_re17.toml --out out/disk_sedimentation_re17
     cargo run --release -- check cases/dkt.toml --out out/dkt
     (and likewise schafer_turek_2d2, falling_ellipse, stenotic_artery, stenotic_artery_two, stenotic_artery_many,
-    stenotic_artery_inflow, ten_cate_e1 ... ten_cate_e4)
-    python3 scripts/validation_plots.py --runs out --images docs/images
+    stenotic_artery_inflow, ten_cate_e1 ... ten_cate_e4, xia_ellipse)
+    python3 scripts/validation_plots.py --runs out --images docs/images --xia-reference DIR
 
 Schäfer–Turek 2D-1 is run here, on the three committed meshes (`cargo build --release` first).
 
@@ -30,7 +30,10 @@ References (values, and E1's curves; sources in docs/validation.md):
 - many particles through the stenosis (specification 4.7.3, and its variant fed by [[inflow]]):
   its figure's statement that all cross the throat; here each path and its exit at the outlet;
 - ten Cate et al. (2002): the four experiments' measured top speeds (docs/reference/ten_cate_2002.csv)
-  and E1's measured speed and gap curves (docs/reference/ten_cate_2002_e1_*.csv).
+  and E1's measured speed and gap curves (docs/reference/ten_cate_2002_e1_*.csv);
+- Xia et al. (2009): their ellipse's lateral position, angle and speed, as digitised by the FEN
+  project (not copied here: --xia-reference names the directory holding the three files; the
+  coarse and fine runs of that case are made here when missing).
 A case whose run is missing is skipped with a message.
 """
 
@@ -349,6 +352,77 @@ def ten_cate(runs, image):
     return verdict
 
 
+def xia_extrema(ys, values, lowest):
+    """The local extrema of `values` along the fall, from the top, between the height `lowest` and
+    23.5 (the release at 24 is not one)."""
+    pairs = sorted(zip(ys, values), reverse=True)
+    out = []
+    for (_, before), (y, v), (_, after) in zip(pairs, pairs[1:], pairs[2:]):
+        if lowest < y < 23.5 and (before < v >= after or before > v <= after):
+            out.append((y, v))
+    return out
+
+
+def xia(runs, image, reference):
+    """Xia et al.'s ellipse in a channel 4A wide (cases/xia_ellipse.toml) on three meshes (the coarse
+    and fine ones run here when missing, from the committed case) against their curves: the
+    lateral position and the angle against the height (both in units of A), the settling speed
+    against time. `reference` holds FEN's digitisation of their figure (docs/validation.md)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    binary = os.path.join(root, "target", "release", "tumble")
+    with open(os.path.join(root, "cases", "xia_ellipse.toml")) as f:
+        text = f.read()
+    variants = {"xia_ellipse_coarse": ("cells = [48, 240]", "step = 1e-3"),
+                "xia_ellipse_fine": ("cells = [96, 480]", "step = 5e-4")}
+    for name, (cells, step) in variants.items():
+        out = os.path.join(runs, name)
+        if not os.path.exists(os.path.join(out, "bodies.csv")):
+            case = os.path.join(runs, f"{name}.toml")
+            with open(case, "w") as f:
+                f.write(text.replace("cells = [64, 320]", cells).replace("step = 1e-3", step))
+            subprocess.run([binary, "run", case, "--quiet", "--out", out], check=True, capture_output=True)
+
+    def columns(name):
+        with open(os.path.join(reference, name)) as f:
+            rows = [line.split() for line in f if line.strip()]
+        return [float(r[0]) for r in rows], [float(r[1]) for r in rows]
+
+    A = 0.1
+    fig, (a, b, c) = plt.subplots(1, 3, figsize=(15, 4.2))
+    ry, rx = columns("xref.txt")
+    a.plot(ry, rx, "ko", ms=3, label="Xia et al. (2009)")
+    ty, tt = columns("thetaref.txt")
+    b.plot(ty, tt, "ko", ms=3, label="Xia et al. (2009)")
+    vt, vv = columns("vref.txt")
+    c.plot(vt, [-v for v in vv], "ko", ms=3, label="Xia et al. (2009)")
+    runs_drawn = {"xia_ellipse_coarse": "A/h = 12", "xia_ellipse": "A/h = 16 (the case)", "xia_ellipse_fine": "A/h = 24"}
+    for k, (name, label) in enumerate(runs_drawn.items()):
+        body = next(iter(read(os.path.join(runs, name, "bodies.csv")).values()))
+        y = [v / A for v in body["y"]]
+        a.plot(y, [v / A for v in body["x"]], color=f"C{k}", label=f"tumble, {label}")
+        b.plot(y, [v / math.pi for v in body["angle"]], color=f"C{k}", label=f"tumble, {label}")
+        c.plot(body["time"], [-v for v in body["vy"]], color=f"C{k}", label=f"tumble, {label}")
+        if name == "xia_ellipse":
+            case = body
+    a.set(xlabel="height y / A", ylabel="lateral position x / A", xlim=(0, 24))
+    b.set(xlabel="height y / A", ylabel="angle θ / π", xlim=(0, 24))
+    c.set(xlabel="t (s)", ylabel="settling speed (cm/s)")
+    with open(os.path.join(runs, "xia_ellipse", "summary.json")) as f:
+        terminal = json.load(f)["terminal_velocity"]
+    y = [v / A for v in case["y"]]
+    x = [v / A for v in case["x"]]
+    i = min(range(len(x)), key=x.__getitem__)
+    j = min(range(len(rx)), key=rx.__getitem__)
+    for what, ours, theirs in (("x / A", x, (ry, rx)), ("θ / π", [v / math.pi for v in case["angle"]], (ty, tt))):
+        print(f"  extrema of {what} (at y / A): tumble "
+              + ", ".join(f"{v:.3f} ({h:.1f})" for h, v in xia_extrema(y, ours, 8))
+              + "; Xia et al. " + ", ".join(f"{v:.3f} ({h:.1f})" for h, v in xia_extrema(*theirs, 8)))
+    verdict = (f"terminal speed {terminal:.3f} cm/s ({(terminal / 1.295 - 1) * 100:+.1f} % from 1.295); "
+               f"first swing to x = {x[i]:.3f}A at y = {y[i]:.1f}A (theirs {rx[j]:.3f}A at {ry[j]:.1f}A)")
+    finish(fig, f"Xia et al.'s ellipse, L = 4A, Re 12.5: {verdict}", image)
+    return verdict
+
+
 CASES = {
     "stokes_sedimentation": stokes,
     "disk_sedimentation_re17": re17,
@@ -371,6 +445,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", default="out", help="the directory holding the runs' output directories")
     parser.add_argument("--images", default="docs/images")
+    parser.add_argument("--xia-reference", help="the directory holding xref.txt, thetaref.txt and vref.txt, "
+                        "the digitisation of Xia et al.'s curves (where to get them: docs/validation.md)")
     args = parser.parse_args()
     os.makedirs(args.images, exist_ok=True)
     for case, draw in {**CASES, **FLOWS, **OPEN}.items():
@@ -393,6 +469,13 @@ def main():
             continue
         image = os.path.join(args.images, f"validation_{group}.png")
         print(f"{group}: {draw(args.runs, image)} -> {image}")
+    if not os.path.exists(os.path.join(args.runs, "xia_ellipse", "bodies.csv")):
+        print(f"xia_ellipse: no run at {os.path.join(args.runs, 'xia_ellipse')}, skipped")
+    elif not args.xia_reference:
+        print("xia_ellipse: no --xia-reference (Xia et al.'s curves, see docs/validation.md), skipped")
+    else:
+        image = os.path.join(args.images, "validation_xia_ellipse.png")
+        print(f"xia_ellipse: {xia(args.runs, image, args.xia_reference)} -> {image}")
 
 
 if __name__ == "__main__":
