@@ -9,7 +9,8 @@ curve (from its `bodies.csv`) and the reference's values, with the verdict in th
     stenotic_artery_inflow, ten_cate_e1 ... ten_cate_e4, xia_ellipse)
     python3 scripts/validation_plots.py --runs out --images docs/images --xia-reference DIR
 
-Schäfer–Turek 2D-1 is run here, on the three committed meshes (`cargo build --release` first).
+Schäfer–Turek 2D-1 is run here, on the three committed meshes (`cargo build --release` first), and
+so is the 3D sphere in a spherical container (the tests of tests/immersed.rs that measure it).
 
 References (values, and E1's curves; sources in docs/validation.md):
 - Stokes sedimentation between two walls: Faxén's drag law, terminal velocity 0.045612;
@@ -22,6 +23,7 @@ References (values, and E1's curves; sources in docs/validation.md):
 - the particle through the stenosis (specification 4.7.1): about 0.85 in the channel and 4.15 at
   the throat, read off its figure; two particles (4.7.2): the one nearer the centreline passes
   first, the other stops and moves back;
+- the 3D sphere in a spherical container: Happel and Brenner's terminal velocity (exact);
 - Schäfer–Turek 2D-1: c_D 5.57953523384, c_L 0.010618948146, Δp 0.11752016697 (Nabh, via featflow.de);
 - the disk at high Reynolds number: Bergmann, Hovnanian and Iollo (2014), heights 3.50, 2.69,
   1.99, 0.81 at t = 0.083, 0.153, 0.207, 0.295 and Re_max 440–500;
@@ -42,6 +44,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 
 import matplotlib
@@ -423,6 +426,40 @@ def xia(runs, image, reference):
     return verdict
 
 
+def sphere_container(directory, image):
+    """The 3D sphere settling from the centre of a spherical container against Happel and
+    Brenner's terminal velocity: runs the two tests of tests/immersed.rs that measure it (about
+    70 s) and draws the errors they print against the steps across the diameter (d = 1; the nodes
+    boundary's rows are h = 0.125 and 0.1)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    run = subprocess.run(["cargo", "test", "--release", "--test", "immersed", "sphere_settling_in_a",
+                          "--", "--nocapture", "--test-threads", "1"],
+                         cwd=root, check=True, capture_output=True, text=True)
+    with open(os.path.join(directory, "sphere_container.log"), "w") as f:
+        f.write(run.stdout)
+    series = {"surface, λ = 0.25": [], "surface, λ = 0.5": [], "nodes, λ = 0.5": []}
+    wide, narrow = "surface, λ = 0.25: errors at d/h = 6, 8: [", "surface, λ = 0.5: error at d/h = 8: "
+    for line in run.stdout.splitlines():
+        if wide in line:
+            values = line.split(wide)[1].split("]")[0].split(",")
+            series["surface, λ = 0.25"] += [(d, float(v)) for d, v in zip((6, 8), values)]
+        elif narrow in line:
+            series["surface, λ = 0.5"].append((8, float(line.split(narrow)[1])))
+        elif nodes := re.search(r"h ([0-9.]+): \d+ tetrahedra.*error ([+-][0-9.]+)", line):
+            series["nodes, λ = 0.5"].append((1 / float(nodes[1]), float(nodes[2])))
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    for k, (name, points) in enumerate(series.items()):
+        ax.plot([d for d, _ in points], [100 * e for _, e in points], "o-", color=f"C{k}", label=name)
+    ax.axhline(2, color="k", ls="--", lw=1, label="issue's target: 2 % at d/h = 6")
+    ax.axhline(-2, color="k", ls="--", lw=1)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set(xlabel="mesh steps across the diameter d/h", ylabel="terminal speed error vs Happel–Brenner (%)")
+    wide = dict(series["surface, λ = 0.25"])
+    verdict = "surface, λ = 0.25: " + ", ".join(f"d/h {d} {100 * e:+.2f} %" for d, e in sorted(wide.items()))
+    finish(fig, f"3D sphere in a spherical container: {verdict}", image)
+    return verdict
+
+
 CASES = {
     "stokes_sedimentation": stokes,
     "disk_sedimentation_re17": re17,
@@ -438,7 +475,7 @@ FLOWS = {"schafer_turek_2d2": schafer_turek}
 OPEN = {"stenotic_artery_many": passage, "stenotic_artery_inflow": passage}
 # Drawn from several runs, each under the runs' directory (Schäfer–Turek 2D-1: run here, into it).
 GROUPS = {"ten_cate": (ten_cate, "ten_cate_e1")}
-RUNS_HERE = {"schafer_turek_2d1": schafer_turek_steady}
+RUNS_HERE = {"schafer_turek_2d1": schafer_turek_steady, "sphere_container": sphere_container}
 
 
 def main():
