@@ -420,7 +420,7 @@ def xia(runs, image, reference):
         print(f"  extrema of {what} (at y / A): tumble "
               + ", ".join(f"{v:.3f} ({h:.1f})" for h, v in xia_extrema(y, ours, 8))
               + "; Xia et al. " + ", ".join(f"{v:.3f} ({h:.1f})" for h, v in xia_extrema(*theirs, 8)))
-    verdict = (f"terminal speed {terminal:.3f} cm/s ({(terminal / 1.295 - 1) * 100:+.1f} % from 1.295); "
+    verdict = (f"terminal speed {terminal:.3f} cm/s ({(terminal / 1.295 - 1) * 100:+.2f} % from 1.295); "
                f"first swing to x = {x[i]:.3f}A at y = {y[i]:.1f}A (theirs {rx[j]:.3f}A at {ry[j]:.1f}A)")
     finish(fig, f"Xia et al.'s ellipse, L = 4A, Re 12.5: {verdict}", image)
     return verdict
