@@ -377,6 +377,18 @@ pub fn unflatten_into<const D: usize>(flat: &[f64], out: &mut [Vector<D>]) -> bo
     true
 }
 
+/// A time for a message, rounded to 12 significant digits (`n Δt` is not always a round number in
+/// binary: 1 800 × 2.5e-4 is 0.44999999999999996, and the message should say 0.45), in plain
+/// notation from 1e-4 to 1e9 and in scientific notation outside (1e-300 is not 300 digits).
+pub fn shown(t: f64) -> String {
+    let rounded: f64 = format!("{t:.11e}").parse().unwrap_or(t);
+    if rounded == 0.0 || !rounded.is_finite() || (1e-4..1e9).contains(&rounded.abs()) {
+        format!("{rounded}")
+    } else {
+        format!("{rounded:e}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,5 +505,14 @@ mod tests {
             }
             assert!(exact <= best + 1e-12 && best - exact < 1e-2, "{exact} vs {best}");
         }
+    }
+
+    #[test]
+    fn times_print_short_whatever_their_size() {
+        assert_eq!(shown(1800.0 * 2.5e-4), "0.45");
+        assert_eq!(shown(1.5), "1.5");
+        assert_eq!(shown(1e-300 * 3.0), "3e-300");
+        assert_eq!(shown(1e12), "1e12");
+        assert_eq!(shown(0.0), "0");
     }
 }

@@ -125,7 +125,7 @@ pub enum CaseError {
         message: String,
     },
     /// The caller asked the run to stop (a signal); it stopped at the end of a step.
-    #[error("{file}: interrupted after step {step} (t = {time}); the output up to it is written", file = file.display())]
+    #[error("{file}: interrupted after step {step} (t = {}); the output up to it is written", crate::math::shown(*time), file = file.display())]
     Interrupted {
         /// The case file.
         file: PathBuf,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{Dim, Kinematics};
 use tumble::case::{prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, Plan, RunHeader};
+use tumble::math::shown;
 use tumble::memory::Bytes;
 
 /// Arguments of `tumble run`.
@@ -306,18 +307,6 @@ fn duration(seconds: f64) -> String {
     }
 }
 
-/// A time for a message, rounded to 12 significant digits (`n Δt` is not always a round number in
-/// binary: 1 800 × 2.5e-4 is 0.44999999999999996, and the message should say 0.45), in plain
-/// notation from 1e-4 to 1e9 and in scientific notation outside (1e-300 is not 300 digits).
-fn shown(t: f64) -> String {
-    let rounded: f64 = format!("{t:.11e}").parse().unwrap_or(t);
-    if rounded == 0.0 || !rounded.is_finite() || (1e-4..1e9).contains(&rounded.abs()) {
-        format!("{rounded}")
-    } else {
-        format!("{rounded:e}")
-    }
-}
-
 /// `--out`, or the directory of `--restart`, or `out/<case name>`.
 fn output_dir(case: &Case, args: &RunArgs) -> Result<PathBuf> {
     match (&args.out, &args.restart) {
@@ -450,15 +439,10 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::{count, duration, shown};
+    use super::{count, duration};
 
     #[test]
-    fn times_print_short_whatever_their_size() {
-        assert_eq!(shown(1800.0 * 2.5e-4), "0.45");
-        assert_eq!(shown(1.5), "1.5");
-        assert_eq!(shown(1e-300 * 3.0), "3e-300");
-        assert_eq!(shown(1e12), "1e12");
-        assert_eq!(shown(0.0), "0");
+    fn durations_and_counts_print_short_whatever_their_size() {
         assert_eq!(duration(0.0004), "400 µs");
         assert_eq!(duration(0.0125), "12.5 ms");
         assert_eq!(count(15000), "15000");

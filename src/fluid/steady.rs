@@ -56,7 +56,7 @@ pub enum FluidError {
     #[error("{0}")]
     Memory(crate::memory::MemoryError),
     /// A prescribed boundary velocity that is not finite (a formula dividing by zero, say).
-    #[error("the velocity prescribed on '{marker}' is {value:?} at {at:?}, t = {time}: it must be finite")]
+    #[error("the velocity prescribed on '{marker}' is {value:?} at {at:?}, t = {}: it must be finite", crate::math::shown(*time))]
     Condition {
         /// The facet marker's name (or number).
         marker: String,

@@ -706,18 +706,20 @@ impl<const D: usize> Unsteady<D> {
             let residual = system.solve(rhs, x);
             if residual > COUPLED_RESIDUAL {
                 return Err(FluidError::Solve(format!(
-                    "the monolithic system of step {} (t = {t}) was solved to a relative residual of {residual:.1e} only: \
+                    "the monolithic system of step {} (t = {}) was solved to a relative residual of {residual:.1e} only: \
                      its factorisation is too inaccurate (a time step too large for the mesh?)",
-                    self.steps + 1
+                    self.steps + 1,
+                    crate::math::shown(t)
                 )));
             }
             if let Some(k) = x.iter().position(|v| !v.is_finite()) {
                 return Err(FluidError::NotFinite(format!(
-                    "the {} is not finite at {} {} after step {} (t = {t}): the time step is too large for the flow (CFL)",
+                    "the {} is not finite at {} {} after step {} (t = {}): the time step is too large for the flow (CFL)",
                     if k < D * n2 { "velocity" } else { "pressure" },
                     if k < D * n2 { "dof" } else { "node" },
                     if k < D * n2 { k % n2 } else { k - D * n2 },
-                    self.steps + 1
+                    self.steps + 1,
+                    crate::math::shown(t)
                 )));
             }
             std::mem::swap(&mut self.older, &mut self.previous);
@@ -734,8 +736,9 @@ impl<const D: usize> Unsteady<D> {
         self.velocity_solver.solve_in_place(w.velocity.as_mut());
         if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
             return Err(FluidError::NotFinite(format!(
-                "the velocity is not finite at dof {k} after step {} (t = {t}): the time step is too large for the flow (CFL)",
-                self.steps + 1
+                "the velocity is not finite at dof {k} after step {} (t = {}): the time step is too large for the flow (CFL)",
+                self.steps + 1,
+                crate::math::shown(t)
             )));
         }
         // Shift the history in place: the oldest velocity's storage takes the new one.
@@ -777,8 +780,9 @@ impl<const D: usize> Unsteady<D> {
 
         if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
             return Err(FluidError::NotFinite(format!(
-                "the pressure is not finite at node {k} after step {} (t = {t})",
-                self.steps + 1
+                "the pressure is not finite at node {k} after step {} (t = {})",
+                self.steps + 1,
+                crate::math::shown(t)
             )));
         }
         std::mem::swap(&mut self.phi, &mut self.phi_previous);

@@ -55,7 +55,7 @@ pub enum SimError {
         detail: String,
     },
     /// A body's state stopped being finite (a time step far too large for the contact stiffness).
-    #[error("body '{body}' has a non-finite {what} at t = {time}: the time step is too large for the contact stiffness (stable below {limit:.3e})")]
+    #[error("body '{body}' has a non-finite {what} at t = {}: the time step is too large for the contact stiffness (stable below {limit:.3e})", crate::math::shown(*time))]
     NotFinite {
         /// The body.
         body: String,
@@ -353,7 +353,7 @@ where
                 body: b.name.clone(),
                 detail: format!(
                     "its centre left the domain at t = {} (position {:?}): the contact force did not hold it",
-                    self.time,
+                    crate::math::shown(self.time),
                     b.position.as_slice()
                 ),
             });
