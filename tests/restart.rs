@@ -55,6 +55,11 @@ fn summary(out: &Path) -> serde_json::Value {
 /// Runs `text` to `end` in one go, and to `half` then continued to `end`: the same `bodies.csv`
 /// and `series` bytes, and the continued summary counts one restart and all the steps.
 fn assert_continues_bit_for_bit(text: &str, (half, end): (&str, &str), series: &str) {
+    assert_rows_continue_bit_for_bit(text, (half, end), ("bodies.csv", series));
+}
+
+/// [`assert_continues_bit_for_bit`] with the rows in `rows` (a flow's `fluid.csv`).
+fn assert_rows_continue_bit_for_bit(text: &str, (half, end): (&str, &str), (rows_file, series): (&str, &str)) {
     let dir = tempfile::tempdir().unwrap();
     let (whole, first) = (dir.path().join("whole"), dir.path().join("parts"));
     let full = case_ending(dir.path(), "case.toml", text, end);
@@ -63,15 +68,15 @@ fn assert_continues_bit_for_bit(text: &str, (half, end): (&str, &str), series: &
     let short = case_ending(dir.path(), "case.toml", text, half);
     let (code, err) = tumble(&[], &short, &first, false);
     assert_eq!(code, Some(0), "{err}");
-    let rows = read(&first.join("bodies.csv")).len();
+    let rows = read(&first.join(rows_file)).len();
     let full = case_ending(dir.path(), "case.toml", text, end);
     let (code, err) = tumble(&[], &full, &first, true);
     assert_eq!(code, Some(0), "{err}");
-    let (a, b) = (read(&whole.join("bodies.csv")), read(&first.join("bodies.csv")));
+    let (a, b) = (read(&whole.join(rows_file)), read(&first.join(rows_file)));
     assert!(b.len() > rows, "the continued run appended rows");
     assert!(
         a == b,
-        "bodies.csv differs from byte {:?}",
+        "{rows_file} differs from byte {:?}",
         a.iter().zip(&b).position(|(x, y)| x != y)
     );
     assert_eq!(read(&whole.join(series)), read(&first.join(series)));
@@ -82,7 +87,14 @@ fn assert_continues_bit_for_bit(text: &str, (half, end): (&str, &str), series: &
     );
     assert_eq!(s["steps"], t["steps"]);
     assert_eq!((s["restarts"].as_u64(), t["restarts"].as_u64()), (Some(0), Some(1)));
-    assert_eq!(s["final_state"], t["final_state"]);
+    for key in [
+        "final_state",
+        "drag_coefficient_max",
+        "lift_coefficient_max",
+        "strouhal_number",
+    ] {
+        assert_eq!(s[key], t[key], "{key}");
+    }
     // Every snapshot the series lists exists, and no other.
     let listed = String::from_utf8(read(&first.join(series))).unwrap();
     let snapshots = std::fs::read_dir(&first)
@@ -156,6 +168,19 @@ fn a_2d_run_in_a_fluid_continues_bit_for_bit() {
         .replace("_0.01.msh", "_0.02.msh")
         .replace("every = 10", "every = 4\ncsv_every = 3\ncheckpoint_every = 5");
     assert_continues_bit_for_bit(&text, ("0.13", "0.3"), "flow.pvd");
+}
+
+/// Schäfer–Turek 2D-2 (a flow without bodies) on the coarse mesh: rows every 3 steps,
+/// snapshots every 7, checkpoints every 20 and at step 50 of 100; the summary's maxima, which
+/// read the run's second half, are the same too.
+#[test]
+fn a_flow_without_bodies_continues_bit_for_bit() {
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/schafer_turek_2d2.toml"))
+        .unwrap()
+        .replace("_2d_medium.msh", "_2d_coarse.msh")
+        .replace("every = 400", "every = 7\ncsv_every = 3\ncheckpoint_every = 20");
+    assert!(text.contains("checkpoint_every = 20"));
+    assert_rows_continue_bit_for_bit(&text, ("0.025", "0.05"), ("fluid.csv", "flow.pvd"));
 }
 
 /// A tilted ellipsoid settling in a closed box of fluid: checkpoints every 5 steps and at step 7
@@ -436,5 +461,20 @@ fn checkpoints_that_do_not_fit_the_case_are_refused() {
     std::fs::write(&flow, text.replace("../meshes/", &format!("{ROOT}/meshes/"))).unwrap();
     let (code, err) = tumble(&[], &flow, &out, true);
     assert_eq!(code, Some(1));
-    assert!(err.contains("a flow without bodies cannot be continued"), "{err}");
+    assert!(
+        err.contains("a steady flow is one solve and writes no checkpoint"),
+        "{err}"
+    );
+
+    // An unsteady flow under the dry run's name: the checkpoint holds the other kind of run.
+    let (code, err) = tumble(&[], &short, &out, false);
+    assert_eq!(code, Some(0), "{err}");
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/schafer_turek_2d2.toml")).unwrap();
+    let flow = case_ending(dir.path(), "squares.toml", &text, "0.02");
+    let (code, err) = tumble(&[], &flow, &out, true);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("holds a dry run in 2D; the case is a flow without bodies in 2D"),
+        "{err}"
+    );
 }

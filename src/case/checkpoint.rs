@@ -3,8 +3,9 @@
 //!
 //! A run writes its checkpoint every `output.checkpoint_every` steps and at its last step (with
 //! that key), and whenever it is stopped by a signal (always): the state of its simulation
-//! ([`crate::sim::SimulationState`], [`crate::sim::ImmersedState`]), the statistics of its
-//! `summary.json` so far, its time spent, and where its outputs stood: the bytes of `bodies.csv`
+//! ([`crate::sim::SimulationState`], [`crate::sim::ImmersedState`], or for a flow without bodies
+//! [`crate::fluid::UnsteadyState`]), the statistics of its `summary.json` so far, its time spent,
+//! and where its outputs stood: the bytes of its rows (`bodies.csv`, or a flow's `fluid.csv`)
 //! and the entries of its `.pvd` series at that step, taken before the rows and snapshots a run
 //! writes only because it ends or stops there (a run continued from the checkpoint would not
 //! have written them; they are cut off). The file is [CBOR](https://cbor.io) (RFC 8949, readable
@@ -13,16 +14,18 @@
 //!
 //! A continued run (`open`, `Checkpoint::trim`) rebuilds everything that follows from the case file (bodies'
 //! geometries and fields, the walls' field, the fluid's matrices and factors), restores the
-//! state, cuts `bodies.csv` back to the checkpoint's rows, removes the snapshots written after
+//! state, cuts the rows back to the checkpoint's, removes the snapshots written after
 //! it and rewrites the series; its rows then follow bit for bit those of a run that was never
 //! stopped (`tests/restart.rs`). The case may change its end time (to go further) and its
 //! output frequencies, not what the state depends on: the dimension, the bodies (by name), the
 //! time step, the mesh (its velocity dofs held by the bodies are checked) and the contact
 //! parameters that set the sub-steps.
 
+use super::fluid::Reported;
 use super::immersed::Extremes;
 use super::output::SavedOutputs;
 use super::Case;
+use crate::fluid::UnsteadyState;
 use crate::io::{write_atomically, OutputError};
 use crate::sim::{ImmersedState, SimulationState};
 use serde::{Deserialize, Serialize};
@@ -64,6 +67,16 @@ pub(super) enum RunState {
         /// The summary's extremes so far.
         extremes: Extremes,
     },
+    /// A flow without bodies (unsteady).
+    Flow {
+        /// The fluid.
+        state: Box<UnsteadyState>,
+        /// The values reported at every step so far (the summary's maxima and Strouhal number
+        /// read the run's second half).
+        history: Vec<Reported>,
+        /// Seconds assembling, solving and reporting so far, all processes.
+        seconds: [f64; 3],
+    },
 }
 
 /// Which kind of run a checkpoint is of.
@@ -73,6 +86,8 @@ pub(super) enum Kind {
     Dry,
     /// [`RunState::Immersed`].
     Immersed,
+    /// [`RunState::Flow`].
+    Flow,
 }
 
 impl Kind {
@@ -80,6 +95,7 @@ impl Kind {
         match self {
             Kind::Dry => "a dry run",
             Kind::Immersed => "a run of bodies in a fluid",
+            Kind::Flow => "a flow without bodies",
         }
     }
 }
@@ -89,6 +105,7 @@ impl RunState {
         match self {
             RunState::Dry { .. } => Kind::Dry,
             RunState::Immersed { .. } => Kind::Immersed,
+            RunState::Flow { .. } => Kind::Flow,
         }
     }
 }

@@ -9,12 +9,14 @@
 //! | `flow.pvd`, `flow_NNNNNN.vtu` | the mesh with point data `velocity`, `pressure`, `vorticity` (a scalar in 2D, a vector in 3D), every `output.every` steps (steady: one file) |
 //! | `fluid.csv` | with `[fluid.report]`, unsteady: `time,fx,fy(,fz),drag_coefficient,lift_coefficient,pressure_difference` every `output.csv_every` steps |
 //! | `summary.json` | the mode, sizes, times, and the reported `drag_coefficient`, `lift_coefficient`, `pressure_difference` (final values; unsteady runs add maxima and the Strouhal number over the last half) |
+//! | `checkpoint.cbor` | unsteady, with `output.checkpoint_every` or when the run is stopped: the fluid's state and the reported history, from which `tumble run --restart` continues ([`super::checkpoint`]) |
 //!
 //! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
+use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
 use super::control::{Control, Plan, RunHeader};
-use super::output::{prepare_output, step_count};
+use super::output::{prepare_output, step_count, SavedOutputs};
 use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec, SolverSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
@@ -27,7 +29,7 @@ use crate::linalg::SpdMethod;
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use crate::sim::{BodyBoundary, Following};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;
 
@@ -80,6 +82,40 @@ struct Measured<const D: usize> {
     drag_coefficient: Option<f64>,
     lift_coefficient: Option<f64>,
     pressure_difference: Option<f64>,
+}
+
+/// One step's reported values as a checkpoint keeps them ([`Measured`] without its dimension).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct Reported {
+    time: f64,
+    force: Vec<f64>,
+    drag_coefficient: Option<f64>,
+    lift_coefficient: Option<f64>,
+    pressure_difference: Option<f64>,
+}
+
+impl Reported {
+    fn of<const D: usize>(&(time, m): &(f64, Measured<D>)) -> Reported {
+        Reported {
+            time,
+            force: m.force.as_slice().to_vec(),
+            drag_coefficient: m.drag_coefficient,
+            lift_coefficient: m.lift_coefficient,
+            pressure_difference: m.pressure_difference,
+        }
+    }
+
+    fn measured<const D: usize>(&self) -> Option<(f64, Measured<D>)> {
+        (self.force.len() == D).then(|| {
+            let m = Measured {
+                force: Vector::<D>::from_column_slice(&self.force),
+                drag_coefficient: self.drag_coefficient,
+                lift_coefficient: self.lift_coefficient,
+                pressure_difference: self.pressure_difference,
+            };
+            (self.time, m)
+        })
+    }
 }
 
 /// Seconds per phase of a flow run.
@@ -455,15 +491,21 @@ pub fn run_flow<const D: usize>(
 ) -> Result<FlowSummary, CaseError> {
     let start = Instant::now();
     let setup_seconds = control.setup_seconds;
-    if control.restart {
+    if control.restart && flow.steady {
         return Err(CaseError::Refused {
             file: case.path.clone(),
-            message: "a flow without bodies cannot be continued from a checkpoint yet (only dry runs and bodies \
-                      in a fluid): run it again"
-                .into(),
+            message: "a steady flow is one solve and writes no checkpoint: run it again".into(),
         });
     }
-    prepare_output(out, &RunHeader::running::<D>(case))?;
+    // A checkpoint that does not fit is refused before anything in `out` changes.
+    let checkpoint = if control.restart {
+        let time = case.time()?;
+        let steps = step_count(time.end, time.step);
+        Some(checkpoint::open(out, case, (D, time.step, steps), Kind::Flow)?)
+    } else {
+        prepare_output(out, &RunHeader::running::<D>(case))?;
+        None
+    };
     let mut seconds = FlowSeconds {
         setup: setup_seconds,
         ..FlowSeconds::default()
@@ -494,10 +536,22 @@ pub fn run_flow<const D: usize>(
     let result = if flow.steady {
         run_steady(case, flow, out, &mut series, &mut summary, &mut seconds)
     } else {
-        run_unsteady(case, flow, out, &mut series, &mut summary, &mut seconds, &mut control)
+        run_unsteady(
+            case,
+            flow,
+            (out, checkpoint),
+            &mut series,
+            &mut summary,
+            &mut seconds,
+            &mut control,
+        )
     };
-    summary.run = RunHeader::new::<D>(case, result.as_ref().err());
-    summary.wall_seconds = setup_seconds + start.elapsed().as_secs_f64();
+    summary.run = RunHeader {
+        restarts: summary.run.restarts,
+        ..RunHeader::new::<D>(case, result.as_ref().err())
+    };
+    // Unsteady runs continued from a checkpoint have added the earlier processes' seconds.
+    summary.wall_seconds += setup_seconds + start.elapsed().as_secs_f64();
     summary.seconds = seconds;
     let written = crate::io::write_json(&out.join("summary.json"), &summary);
     match (result, written) {
@@ -546,27 +600,31 @@ fn run_steady<const D: usize>(
     Ok(())
 }
 
+/// Steps an unsteady flow, from the start or from `checkpoint` (which `out` holds), writing the
+/// series, `fluid.csv` and checkpoints. As for bodies in a fluid, a checkpoint is taken after
+/// the outputs due at its step and before those written only because the run ends or stops
+/// there (a longer run would not write them; the continued run cuts them off).
 fn run_unsteady<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
-    out: &Path,
+    (out, checkpoint): (&Path, Option<checkpoint::Checkpoint>),
     series: &mut PvdSeries,
     summary: &mut FlowSummary,
     seconds: &mut FlowSeconds,
     control: &mut Control<'_>,
 ) -> Result<(), CaseError> {
+    let start = Instant::now();
     let time = case.time()?;
     let (dt, steps) = (time.step, step_count(time.end, time.step));
     summary.time_step = Some(dt);
     let output = case.file.output.clone().unwrap_or_default();
     let every = output.every.unwrap_or((steps / 100).max(1));
     let csv_every = output.csv_every.unwrap_or(1).max(1);
+    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
     let mut stepper = flow.stepper(case, dt, None)?;
     seconds.setup += stepper.seconds.setup;
     summary.linear_solvers = Some(stepper.solvers());
     let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
-    let mut csv = if reporting { Some(Csv::new(out, D)?) } else { None };
-    let mut history: Vec<(f64, Measured<D>)> = Vec::new();
     let mut acceleration = vec![Vector::<D>::zeros(); flow.space.len()];
     let g = flow.gravity;
 
@@ -575,37 +633,134 @@ fn run_unsteady<const D: usize>(
         flow.write_flow(&out.join(&name), &stepper.flow)?;
         series.push(stepper.time, &name)
     };
-    let t = Instant::now();
-    let mut failure: Option<CaseError> = if every > 0 {
-        write(&stepper, series).err().map(CaseError::from)
-    } else {
-        None
+    let mut failure: Option<CaseError> = None;
+    let (mut csv, mut history, first, spent, earlier, restarts) = match checkpoint {
+        Some(checkpoint) => {
+            let RunState::Flow {
+                state,
+                history,
+                seconds: earlier,
+            } = &checkpoint.run
+            else {
+                return Err(checkpoint::unfit(out, "it is not of a flow without bodies").into());
+            };
+            stepper.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
+            let history = history
+                .iter()
+                .map(Reported::measured::<D>)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| checkpoint::unfit(out, format!("its reported forces are not of dimension {D}")))?;
+            checkpoint.trim(out)?;
+            let entries = checkpoint.outputs.series.iter().find(|(name, _)| name == "flow.pvd");
+            if let Some((_, entries)) = entries {
+                *series = PvdSeries::restored(out.join("flow.pvd"), entries.clone())?;
+            }
+            let csv = if reporting {
+                Some(Csv::resume(out, checkpoint.outputs.csv_bytes)?)
+            } else {
+                None
+            };
+            (
+                csv,
+                history,
+                checkpoint.step + 1,
+                checkpoint.spent,
+                *earlier,
+                checkpoint.restarts + 1,
+            )
+        }
+        None => {
+            let csv = if reporting { Some(Csv::new(out, D)?) } else { None };
+            let t = Instant::now();
+            if every > 0 {
+                failure = write(&stepper, series).err().map(CaseError::from);
+            }
+            let spent = SpentSeconds {
+                output: t.elapsed().as_secs_f64(),
+                ..SpentSeconds::default()
+            };
+            (csv, Vec::new(), 1, spent, [0.0; 3], 0)
+        }
     };
-    seconds.output += t.elapsed().as_secs_f64();
+    summary.run.restarts = restarts;
+    seconds.setup += spent.setup;
+    seconds.output += spent.output;
     if failure.is_none() {
         // A `fluid.csv` row: the time, the force and three coefficients, about 24 bytes each.
         let row_bytes = if reporting { 24.0 * (D + 4) as f64 } else { 0.0 };
-        let plan = Plan::new((steps, dt, time.end), (every, csv_every), out, row_bytes);
+        let plan = Plan::new((steps + 1 - first, dt, time.end), (every, csv_every), out, row_bytes);
         failure = control.approve(case, &plan).err();
     }
-    for s in 1..=steps {
+    let saver = Saver {
+        out,
+        case: case.name(),
+        dimension: D,
+        time_step: dt,
+        restarts,
+        spent,
+        before_start: control.setup_seconds,
+        setup: seconds.setup - spent.setup,
+        start,
+    };
+    let phases = |stepper: &Unsteady<D>, report: f64| {
+        [
+            earlier[0] + stepper.seconds.assembly,
+            earlier[1] + stepper.seconds.solve,
+            earlier[2] + report,
+        ]
+    };
+    // The checkpoint of the state now, with the outputs as they stand.
+    let save = |stepper: &Unsteady<D>,
+                csv: &mut Option<Csv>,
+                series: &PvdSeries,
+                history: &[(f64, Measured<D>)],
+                (report, output): (f64, f64)|
+     -> Result<(), OutputError> {
+        let csv_bytes = match csv {
+            Some(csv) => csv.written()?,
+            None => 0,
+        };
+        let outputs = SavedOutputs {
+            csv_bytes,
+            rows: 0,
+            series: vec![("flow.pvd".into(), series.entries().to_vec())],
+            body_ids: Vec::new(),
+        };
+        let state = RunState::Flow {
+            state: Box::new(stepper.state()),
+            history: history.iter().map(Reported::of).collect(),
+            seconds: phases(stepper, report),
+        };
+        saver.save((stepper.steps, stepper.time), outputs, output, state)
+    };
+    // The row and the snapshot of the step just done, as `(row, snapshot)` says.
+    let outputs = |stepper: &Unsteady<D>,
+                   csv: &mut Option<Csv>,
+                   series: &mut PvdSeries,
+                   history: &[(f64, Measured<D>)],
+                   (row, snapshot): (bool, bool)|
+     -> Result<(), OutputError> {
+        if let (true, Some(csv), Some((time, m))) = (row, csv, history.last()) {
+            csv.row(*time, m)?;
+        }
+        if snapshot {
+            write(stepper, series)?;
+        }
+        Ok(())
+    };
+    let mut report_seconds = 0.0;
+    for s in first..=steps {
         if failure.is_some() {
             break;
         }
         if control.stop_requested() {
             let done = stepper.steps;
-            // The state the run stopped at ends the series and the rows.
-            let last = (|| {
-                if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
-                    if done % csv_every != 0 {
-                        csv.row(*time, m)?;
-                    }
-                }
-                if every > 0 && done % every != 0 {
-                    write(&stepper, series)?;
-                }
-                Ok::<(), OutputError>(())
-            })();
+            // The checkpoint, then the state the run stopped at ends the series and the rows.
+            let t = Instant::now();
+            let due = (done % csv_every != 0, every > 0 && done % every != 0);
+            let last = save(&stepper, &mut csv, series, &history, (report_seconds, seconds.output))
+                .and_then(|()| outputs(&stepper, &mut csv, series, &history, due));
+            seconds.output += t.elapsed().as_secs_f64();
             failure = Some(
                 last.err()
                     .map_or_else(|| case.interrupted(done, stepper.time), CaseError::from),
@@ -620,20 +775,18 @@ fn run_unsteady<const D: usize>(
             let t = Instant::now();
             stepper.acceleration(&mut acceleration);
             history.push((stepper.time, flow.measure(&stepper.flow, Some(&acceleration))));
-            seconds.report += t.elapsed().as_secs_f64();
+            report_seconds += t.elapsed().as_secs_f64();
         }
         let t = Instant::now();
-        let written = (|| {
-            if let (Some(csv), Some((time, m))) = (&mut csv, history.last()) {
-                if s % csv_every == 0 || s == steps {
-                    csv.row(*time, m)?;
-                }
-            }
-            if every > 0 && (s % every == 0 || s == steps) {
-                write(&stepper, series)?;
-            }
-            Ok::<(), OutputError>(())
-        })();
+        let (row, snapshot) = (s % csv_every == 0, every > 0 && s % every == 0);
+        let mut written = outputs(&stepper, &mut csv, series, &history, (row, snapshot));
+        if written.is_ok() && checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
+            let output = seconds.output + t.elapsed().as_secs_f64();
+            written = save(&stepper, &mut csv, series, &history, (report_seconds, output));
+        }
+        if written.is_ok() && s == steps {
+            written = outputs(&stepper, &mut csv, series, &history, (!row, every > 0 && !snapshot));
+        }
         seconds.output += t.elapsed().as_secs_f64();
         if let Err(e) = written {
             failure = Some(e.into());
@@ -643,11 +796,11 @@ fn run_unsteady<const D: usize>(
     if let Some(Err(e)) = csv.map(Csv::finish) {
         failure.get_or_insert(e.into());
     }
-    seconds.assembly = stepper.seconds.assembly;
-    seconds.solve = stepper.seconds.solve;
+    [seconds.assembly, seconds.solve, seconds.report] = phases(&stepper, report_seconds);
+    summary.wall_seconds = spent.wall;
     summary.steps = stepper.steps;
     summary.time = stepper.time;
-    summary.seconds_per_step = Some((stepper.seconds.assembly + stepper.seconds.solve) / stepper.steps.max(1) as f64);
+    summary.seconds_per_step = Some((seconds.assembly + seconds.solve) / stepper.steps.max(1) as f64);
     if let Some((_, last)) = history.last() {
         record(summary, last, flow.report.marker.is_some());
         let half = &history[history.len() / 2..];
@@ -695,6 +848,17 @@ pub fn frequency(series: &[(f64, f64)]) -> Option<f64> {
 struct Csv(PartFile);
 
 impl Csv {
+    /// `fluid.csv` of a run continued from a checkpoint: its first `bytes` bytes kept.
+    fn resume(out: &Path, bytes: u64) -> Result<Csv, OutputError> {
+        Ok(Csv(PartFile::resume(&out.join("fluid.csv"), bytes)?))
+    }
+
+    /// Bytes written so far, all flushed (for a checkpoint).
+    fn written(&mut self) -> Result<u64, OutputError> {
+        self.0.flush()?;
+        self.0.written()
+    }
+
     fn new(out: &Path, dimension: usize) -> Result<Csv, OutputError> {
         let mut file = PartFile::create(&out.join("fluid.csv"))?;
         let force = ["fx", "fy", "fz"][..dimension].join(",");

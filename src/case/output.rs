@@ -207,7 +207,7 @@ pub(super) struct Writer {
 /// A run's outputs at a checkpoint: what a continued run keeps of them.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(super) struct SavedOutputs {
-    /// The bytes of `bodies.csv` then.
+    /// The bytes of the rows' file then (`bodies.csv`, or a flow's `fluid.csv`).
     pub csv_bytes: u64,
     /// The row times written.
     pub rows: usize,

@@ -137,13 +137,6 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let stop = Stop::install()?;
     let fluid = case.file.fluid.is_some();
     let bodies = case.has_bodies();
-    if args.restart.is_some() && fluid && !bodies {
-        anyhow::bail!(
-            "{}: a flow without bodies cannot be continued from a checkpoint yet (only dry runs and bodies in a \
-             fluid): run it again",
-            args.case.display()
-        );
-    }
     let run = Run {
         out: &out,
         quiet: args.quiet,
