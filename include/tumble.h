@@ -17,7 +17,7 @@
 #define TUMBLE_WALL UINT32_MAX
 
 // What a call did: `TUMBLE_STATUS_OK`, or why it did nothing. The message of the last failure
-// is [`tumble_last_error`] (per thread) and the handle's own (`tumble_mesh_error`, …).
+// is `tumble_last_error` (per thread) and the handle's own (`tumble_mesh_error`, …).
 typedef enum TumbleStatus {
   // Done.
   TUMBLE_STATUS_OK = 0,
@@ -45,25 +45,25 @@ typedef enum TumbleLaw {
   TUMBLE_LAW_PATCHES = 2,
 } TumbleLaw;
 
-// A distance field on the nodes of a mesh, made by [`tumble_distance_new`] and freed by
-// [`tumble_distance_free`]; it keeps its mesh alive.
+// A distance field on the nodes of a mesh, made by `tumble_distance_new` and freed by
+// `tumble_distance_free`; it keeps its mesh alive.
 typedef struct TumbleDistance TumbleDistance;
 
-// Contact on a host mesh; made by [`tumble_host_new`], freed by [`tumble_host_free`].
+// Contact on a host mesh; made by `tumble_host_new`, freed by `tumble_host_free`.
 typedef struct TumbleHost TumbleHost;
 
 // A triangle (2D) or tetrahedral (3D) mesh with its facet and cell tags. Made by
-// [`tumble_mesh_read_gmsh`], [`tumble_mesh_new`] or [`tumble_mesh_box`], freed by
-// [`tumble_mesh_free`]; what is computed on it (a distance field, a world) keeps what it needs,
+// `tumble_mesh_read_gmsh`, `tumble_mesh_new` or `tumble_mesh_box`, freed by
+// `tumble_mesh_free`; what is computed on it (a distance field, a world) keeps what it needs,
 // so it may be freed first.
 typedef struct TumbleMesh TumbleMesh;
 
-// Bodies, walls, gravity and contact; made by [`tumble_world_new`], freed by
-// [`tumble_world_free`].
+// Bodies, walls, gravity and contact; made by `tumble_world_new`, freed by
+// `tumble_world_free`.
 typedef struct TumbleWorld TumbleWorld;
 
-// How [`tumble_distance_new`] computes a field; start from
-// [`tumble_distance_options_default`] and change what you need.
+// How `tumble_distance_new` computes a field; start from
+// `tumble_distance_options_default` and change what you need.
 typedef struct TumbleDistanceOptions {
   // `d_max`: nodes farther than this from the front are not computed. Infinity (the default)
   // marches over the whole mesh.
@@ -81,7 +81,7 @@ typedef struct TumbleDistanceOptions {
   bool curved_front;
 } TumbleDistanceOptions;
 
-// A host-mesh contact's parameters; start from [`tumble_host_options_default`] and set at least
+// A host-mesh contact's parameters; start from `tumble_host_options_default` and set at least
 // `range` and `stiffness`.
 typedef struct TumbleHostOptions {
   // The force law (default Glowinski's); `TUMBLE_LAW_PATCHES` finds every patch of contact.
@@ -114,7 +114,7 @@ typedef struct TumbleContact {
   double normal[3];
 } TumbleContact;
 
-// A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
+// A world's parameters; start from `tumble_world_options_default` and set at least `range`
 // and `stiffness`.
 typedef struct TumbleWorldOptions {
   // Gravity (the first `dim` components are used; default 0).
@@ -146,7 +146,7 @@ typedef struct TumbleWorldOptions {
 extern "C" {
 #endif // __cplusplus
 
-// The ABI version of the library loaded, [`TUMBLE_ABI_VERSION`] when it was built.
+// The ABI version of the library loaded, `TUMBLE_ABI_VERSION` when it was built.
 uint32_t tumble_abi_version(void);
 
 // The default options: the whole mesh, signed, exact at each node.
@@ -183,11 +183,11 @@ enum TumbleStatus tumble_distance_values(const struct TumbleDistance *field,
                                          size_t capacity,
                                          size_t *count);
 
-// Like [`tumble_distance_values`], one byte per node: 1 where the march reached the node (its
+// Like `tumble_distance_values`, one byte per node: 1 where the march reached the node (its
 // value is a distance), 0 beyond the band (its value is the default).
 //
 // # Safety
-// As [`tumble_distance_values`].
+// As `tumble_distance_values`.
 enum TumbleStatus tumble_distance_reached(const struct TumbleDistance *field,
                                           uint8_t *reached,
                                           size_t capacity,
@@ -251,10 +251,10 @@ enum TumbleStatus tumble_host_new(const struct TumbleMesh *mesh,
 // `host` must be null or a pointer this library returned.
 enum TumbleStatus tumble_host_free(struct TumbleHost *host);
 
-// Finds the contacts on `mesh` (the mesh given to [`tumble_host_new`], or one
-// [`crate::mesh::tumble_mesh_with_points`] made from it) with the bodies' centres of mass at
+// Finds the contacts on `mesh` (the mesh given to `tumble_host_new`, or one
+// `crate::mesh::tumble_mesh_with_points` made from it) with the bodies' centres of mass at
 // `centres` (`num_bodies × dim` numbers); `*count` is the number of contacts, which
-// [`tumble_host_get_contacts`], [`tumble_host_forces`] and [`tumble_host_node_loads`] read.
+// `tumble_host_get_contacts`, `tumble_host_forces` and `tumble_host_node_loads` read.
 //
 // # Safety
 // `host` and `mesh` must be pointers this library returned, `centres` hold `num_bodies × dim`
@@ -265,7 +265,7 @@ enum TumbleStatus tumble_host_find_contacts(struct TumbleHost *host,
                                             size_t num_bodies,
                                             size_t *count);
 
-// The contacts the last [`tumble_host_find_contacts`] found, into `contacts` (room for
+// The contacts the last `tumble_host_find_contacts` found, into `contacts` (room for
 // `capacity`); `*count` is their number. With too small a buffer nothing is copied and the
 // status is `TUMBLE_STATUS_BUFFER_TOO_SMALL`.
 //
@@ -366,7 +366,7 @@ enum TumbleStatus tumble_mesh_balls(uint32_t dim,
                                     struct TumbleMesh **out);
 
 // The box `[lower, upper]` split into `cells[a]` intervals along each axis (as
-// [`tumble_mesh_box`]), conforming to `num_spheres` spheres of `centres` (`num_spheres × dim`
+// `tumble_mesh_box`), conforming to `num_spheres` spheres of `centres` (`num_spheres × dim`
 // numbers) and `radii` inside it; with `holes` non-zero their insides are left out (a host code's
 // body-fitted fluid mesh). Sphere `k`'s facets are tagged `k + 1` (`body<k>`), the box's sides
 // `num_spheres + 1` to `num_spheres + 2 dim` (`xmin`, `xmax`, `ymin`, `ymax`, `zmin`, `zmax`).
@@ -501,10 +501,10 @@ enum TumbleStatus tumble_world_add_ellipsoid(struct TumbleWorld *world,
                                              size_t *index);
 
 // Adds a body whose shape is the rectangle (2D) or box (3D) of side lengths `sides` (`dim`
-// numbers, along the body frame's axes), as [`tumble_world_add_ellipsoid`].
+// numbers, along the body frame's axes), as `tumble_world_add_ellipsoid`.
 //
 // # Safety
-// As [`tumble_world_add_ellipsoid`].
+// As `tumble_world_add_ellipsoid`.
 enum TumbleStatus tumble_world_add_box(struct TumbleWorld *world,
                                        const double *sides,
                                        double density,
@@ -514,11 +514,11 @@ enum TumbleStatus tumble_world_add_box(struct TumbleWorld *world,
 
 // Adds a polygon (2D): `vertices` holds the `x, y` of its `num_vertices` corners in order
 // around it, in any frame (the body frame's origin is the polygon's centroid, placed at
-// `position`); otherwise as [`tumble_world_add_ellipsoid`]. Edges that cross are
+// `position`); otherwise as `tumble_world_add_ellipsoid`. Edges that cross are
 // `TUMBLE_STATUS_INVALID_ARGUMENT` naming two of them.
 //
 // # Safety
-// As [`tumble_world_add_ellipsoid`]; `vertices` must hold `2 num_vertices` numbers.
+// As `tumble_world_add_ellipsoid`; `vertices` must hold `2 num_vertices` numbers.
 enum TumbleStatus tumble_world_add_polygon(struct TumbleWorld *world,
                                            const double *vertices,
                                            size_t num_vertices,
@@ -529,10 +529,10 @@ enum TumbleStatus tumble_world_add_polygon(struct TumbleWorld *world,
 
 // Adds a union of `num_spheres` disks (2D) or balls (3D): `centres` (`dim` numbers each, in any
 // frame: the body frame's origin is the union's centroid, placed at `position`) and `radii`;
-// otherwise as [`tumble_world_add_ellipsoid`]. The 3D sister of a tripole, say.
+// otherwise as `tumble_world_add_ellipsoid`. The 3D sister of a tripole, say.
 //
 // # Safety
-// As [`tumble_world_add_ellipsoid`]; `centres` must hold `num_spheres × dim` numbers and
+// As `tumble_world_add_ellipsoid`; `centres` must hold `num_spheres × dim` numbers and
 // `radii` `num_spheres`.
 enum TumbleStatus tumble_world_add_spheres(struct TumbleWorld *world,
                                            const double *centres,
@@ -546,10 +546,10 @@ enum TumbleStatus tumble_world_add_spheres(struct TumbleWorld *world,
 // Adds a body meshed on its own (`body`, a mesh of the world's dimension, a Gmsh mesh of the
 // body say): its boundary facets are its surface, its cells give its area or volume and
 // inertia, and its centroid is placed at `position`; otherwise as
-// [`tumble_world_add_ellipsoid`]. The body keeps what it needs: `body` may be freed after.
+// `tumble_world_add_ellipsoid`. The body keeps what it needs: `body` may be freed after.
 //
 // # Safety
-// As [`tumble_world_add_ellipsoid`]; `body` must be a pointer this library returned.
+// As `tumble_world_add_ellipsoid`; `body` must be a pointer this library returned.
 enum TumbleStatus tumble_world_add_mesh_body(struct TumbleWorld *world,
                                              const struct TumbleMesh *body,
                                              double density,
@@ -584,7 +584,7 @@ enum TumbleStatus tumble_world_get_body(struct TumbleWorld *world,
 // `world` must be a pointer this library returned, `mass` writable.
 enum TumbleStatus tumble_world_get_mass(struct TumbleWorld *world, size_t index, double *mass);
 
-// Sets body `index`'s state, each input if not null (as [`tumble_world_get_body`] gives it; a
+// Sets body `index`'s state, each input if not null (as `tumble_world_get_body` gives it; a
 // 3D quaternion is normalised). Nothing changes if an input is refused.
 //
 // # Safety
@@ -633,7 +633,7 @@ enum TumbleStatus tumble_world_save(struct TumbleWorld *world,
                                     size_t capacity,
                                     size_t *count);
 
-// Continues from `size` bytes saved by [`tumble_world_save`] from a world with the same
+// Continues from `size` bytes saved by `tumble_world_save` from a world with the same
 // dimension and bodies (added in the same order); nothing changes if they do not fit.
 //
 // # Safety

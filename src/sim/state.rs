@@ -132,12 +132,15 @@ where
         if state.dimension != D {
             return Err(StateError(format!("it is {}D, the case is {D}D", state.dimension)));
         }
-        // The saved bodies are the case's less those that left, each found by name.
+        // The saved bodies are the case's less those that left, each found by name (each once:
+        // taken out of the index when found).
+        let mut by_name: std::collections::HashMap<&str, &RigidBody<D>> =
+            self.bodies.iter().map(|b| (b.name.as_str(), b)).collect();
         let mut moved = Vec::with_capacity(state.bodies.len());
         for s in &state.bodies {
-            match self.bodies.iter().find(|b| b.name == s.name) {
-                Some(b) if !moved.iter().any(|m: &RigidBody<D>| m.name == s.name) => moved.push(b.clone()),
-                _ => {
+            match by_name.remove(s.name.as_str()) {
+                Some(b) => moved.push(b.clone()),
+                None => {
                     return Err(StateError(format!(
                         "it holds a body '{}' that the case does not have (or holds it twice); the case has [{}]",
                         s.name,
