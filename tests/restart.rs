@@ -183,6 +183,33 @@ fn a_flow_without_bodies_continues_bit_for_bit() {
     assert_rows_continue_bit_for_bit(&text, ("0.025", "0.05"), ("fluid.csv", "flow.pvd"));
 }
 
+/// A flow's checkpoint continued on another mesh is refused naming the sizes, and the run it
+/// came from keeps its files, its summary included.
+#[test]
+fn a_flow_checkpoint_does_not_continue_on_another_mesh() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/schafer_turek_2d2.toml"))
+        .unwrap()
+        .replace("_2d_medium.msh", "_2d_coarse.msh")
+        .replace("every = 400", "every = 7\ncheckpoint_every = 20");
+    let out = dir.path().join("out");
+    let case = case_ending(dir.path(), "case.toml", &text, "0.01");
+    let (code, err) = tumble(&[], &case, &out, false);
+    assert_eq!(code, Some(0), "{err}");
+    let rows = read(&out.join("fluid.csv"));
+    let other = text.replace("_2d_coarse.msh", "_2d_medium.msh");
+    let case = case_ending(dir.path(), "case.toml", &other, "0.02");
+    let (code, err) = tumble(&[], &case, &out, true);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("the saved flow does not fit this case"), "{err}");
+    assert_eq!(
+        summary(&out)["status"],
+        "completed",
+        "the earlier run's summary is kept"
+    );
+    assert_eq!(read(&out.join("fluid.csv")), rows, "the earlier run's rows are kept");
+}
+
 /// A tilted ellipsoid settling in a closed box of fluid: checkpoints every 5 steps and at step 7
 /// of 12.
 #[test]

@@ -532,6 +532,7 @@ pub fn run_flow<const D: usize>(
         seconds: FlowSeconds::default(),
         seconds_per_step: None,
     };
+    let restarting = checkpoint.is_some();
     let mut series = PvdSeries::new(out.join("flow.pvd"));
     let result = if flow.steady {
         run_steady(case, flow, out, &mut series, &mut summary, &mut seconds)
@@ -545,6 +546,12 @@ pub fn run_flow<const D: usize>(
             &mut seconds,
             &mut control,
         )
+    };
+    let result = match result {
+        // Refused before the outputs changed (a state that does not fit the mesh, say): the
+        // earlier run's files, its summary included, stay as they were.
+        Err(e) if restarting && summary.run.restarts == 0 => return Err(e),
+        result => result,
     };
     summary.run = RunHeader {
         restarts: summary.run.restarts,
@@ -651,6 +658,8 @@ fn run_unsteady<const D: usize>(
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| checkpoint::unfit(out, format!("its reported forces are not of dimension {D}")))?;
             checkpoint.trim(out)?;
+            // From here on the outputs are the continued run's (the summary says it restarted).
+            summary.run.restarts = checkpoint.restarts + 1;
             let entries = checkpoint.outputs.series.iter().find(|(name, _)| name == "flow.pvd");
             if let Some((_, entries)) = entries {
                 *series = PvdSeries::restored(out.join("flow.pvd"), entries.clone())?;
@@ -682,7 +691,6 @@ fn run_unsteady<const D: usize>(
             (csv, Vec::new(), 1, spent, [0.0; 3], 0)
         }
     };
-    summary.run.restarts = restarts;
     seconds.setup += spent.setup;
     seconds.output += spent.output;
     if failure.is_none() {
