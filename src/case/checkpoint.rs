@@ -157,7 +157,23 @@ pub(super) struct Saver<'a> {
     pub start: std::time::Instant,
 }
 
-impl Saver<'_> {
+impl<'a> Saver<'a> {
+    /// The saver of a new run of `case` in dimension `D` with `Δt` `dt` into `out`, started at
+    /// `start`; a continued run sets `restarts` and `spent`, and every run its set-up seconds.
+    pub(super) fn of<const D: usize>(case: &Case, out: &'a Path, dt: f64, start: std::time::Instant) -> Self {
+        Saver {
+            out,
+            case: case.name(),
+            dimension: D,
+            time_step: dt,
+            restarts: 0,
+            spent: SpentSeconds::default(),
+            before_start: 0.0,
+            setup: 0.0,
+            start,
+        }
+    }
+
     /// Writes the checkpoint of the state `run` at `step`, `time`, with the outputs `outputs`
     /// and `output_seconds` spent writing files so far (all processes).
     pub(super) fn save(

@@ -165,15 +165,11 @@ where
     }
     let setup_seconds = control.setup_seconds;
     let saver = Saver {
-        out,
-        case: case.name(),
-        dimension: D,
-        time_step: dt,
         restarts,
         spent,
         before_start: setup_seconds,
         setup: setup_seconds,
-        start,
+        ..Saver::of::<D>(case, out, dt, start)
     };
     // The checkpoint of the state now, with the outputs as they stand.
     let save = |sim: &Simulation<D>, writer: &mut Writer, (max_contacts, min_gap), output_seconds: f64| {

@@ -700,15 +700,11 @@ fn run_unsteady<const D: usize>(
         failure = control.approve(case, &plan).err();
     }
     let saver = Saver {
-        out,
-        case: case.name(),
-        dimension: D,
-        time_step: dt,
         restarts,
         spent,
         before_start: control.setup_seconds,
         setup: seconds.setup - spent.setup,
-        start,
+        ..Saver::of::<D>(case, out, dt, start)
     };
     let phases = |stepper: &Unsteady<D>, report: f64| {
         [

@@ -397,15 +397,11 @@ where
         failure = control.approve(case, &plan).err();
     }
     let saver = Saver {
-        out,
-        case: case.name(),
-        dimension: D,
-        time_step: dt,
         restarts,
         spent,
         before_start: case_setup_seconds,
         setup: setup_seconds,
-        start,
+        ..Saver::of::<D>(case, out, dt, start)
     };
     // The checkpoint of the state now, with the outputs as they stand.
     let save = |immersed: &Immersed<D>, writer: &mut Writer, extremes: Extremes, output_seconds: f64| {
