@@ -280,7 +280,8 @@ pub(super) fn open(
     if checkpoint.step >= steps {
         return Err(mismatch(format!(
             "is at step {} (t = {}), and the case ends at step {steps}: there is nothing to continue (raise `time.end`)",
-            checkpoint.step, checkpoint.time
+            checkpoint.step,
+            crate::math::shown(checkpoint.time)
         )));
     }
     Ok(checkpoint)
