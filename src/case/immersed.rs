@@ -125,14 +125,16 @@ struct Sample<const D: usize> {
 }
 
 impl<const D: usize> Sample<D> {
-    fn of(time: f64, b: &RigidBody<D>) -> Self
+    /// Body `b` of `sim` at `time`, in the lab's frame.
+    fn of(time: f64, b: &RigidBody<D>, sim: &Simulation<D>) -> Self
     where
         Dim<D>: Kinematics<D>,
     {
+        let (position, velocity) = sim.in_lab(b);
         Sample {
             time,
-            position: b.position,
-            velocity: b.velocity,
+            position,
+            velocity,
             rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
         }
     }
@@ -166,12 +168,8 @@ impl<const D: usize> History<D> {
     where
         Dim<D>: Kinematics<D>,
     {
-        let (offset, moving) = sim.frame_motion();
         for b in &sim.bodies {
-            let mut sample = Sample::of(time, b);
-            sample.position += offset;
-            sample.velocity += moving;
-            self.of(&b.name).push(sample);
+            self.of(&b.name).push(Sample::of(time, b, sim));
         }
     }
 
@@ -236,9 +234,8 @@ impl Extremes {
     {
         // Speeds in the lab; the cells a body crosses per step on the mesh (in a following frame,
         // its speed relative to the mesh).
-        let (_, moving) = c.bodies.frame_motion();
         for b in &c.bodies.bodies {
-            let speed = (b.velocity + moving).norm();
+            let speed = c.bodies.in_lab(b).1.norm();
             self.max_body_cfl = self.max_body_cfl.max(b.velocity.norm() * dt / h_min);
             if speed > self.max_speed {
                 self.max_speed = speed;
@@ -538,7 +535,7 @@ where
             .bodies
             .bodies
             .iter()
-            .map(|b| (b.velocity + immersed.bodies.frame_motion().1).norm())
+            .map(|b| immersed.bodies.in_lab(b).1.norm())
             .fold(0.0, f64::max),
         final_gap,
         min_body_gap,

@@ -32,12 +32,12 @@ impl FinalBody {
     where
         Dim<D>: Kinematics<D>,
     {
-        let (offset, moving) = sim.frame_motion();
+        let (position, velocity) = sim.in_lab(b);
         FinalBody {
             name: b.name.clone(),
-            position: (b.position + offset).as_slice().to_vec(),
+            position: position.as_slice().to_vec(),
             rotation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-            velocity: (b.velocity + moving).as_slice().to_vec(),
+            velocity: velocity.as_slice().to_vec(),
             angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
         }
     }
@@ -328,7 +328,6 @@ impl Writer {
             self.csv.line(&header)?;
         }
         let mut row_bytes = 0.0;
-        let (offset, moving) = sim.frame_motion();
         for (k, b) in sim.bodies.iter().enumerate() {
             let mut line = format!("{},{}", sim.time, b.name);
             let hydro_columns = hydro.into_iter().flat_map(|(f, t)| {
@@ -336,7 +335,7 @@ impl Writer {
                     .copied()
                     .chain(<Dim<D> as Kinematics<D>>::angular_components(&t[k]))
             });
-            let (position, velocity) = (b.position + offset, b.velocity + moving);
+            let (position, velocity) = sim.in_lab(b);
             let columns = position
                 .iter()
                 .copied()

@@ -178,6 +178,13 @@ where
             .map_or((Vector::<D>::zeros(), Vector::<D>::zeros()), Following::lab)
     }
 
+    /// Body `b`'s centre and velocity in the lab: as stored, moved by a following frame's
+    /// displacement and velocity ([`Self::frame_motion`]).
+    pub fn in_lab(&self, b: &RigidBody<D>) -> (Vector<D>, Vector<D>) {
+        let (offset, moving) = self.frame_motion();
+        (b.position + offset, b.velocity + moving)
+    }
+
     /// Adds `body` (released during the run) after the others, with no contact force yet.
     pub fn insert(&mut self, body: RigidBody<D>) {
         self.bodies.push(body);
@@ -196,15 +203,15 @@ where
     /// mesh) no body leaves.
     pub fn leave(&mut self) -> Vec<usize> {
         let crossed = self.crossings();
-        let (offset, moving) = self.frame_motion();
         for &(k, ref opening) in &crossed {
             let b = &self.bodies[k];
+            let (position, velocity) = self.in_lab(b);
             self.exits.push(Exit {
                 time: self.time,
                 name: b.name.clone(),
                 opening: opening.clone(),
-                position: b.position + offset,
-                velocity: b.velocity + moving,
+                position,
+                velocity,
             });
         }
         let hints = self.contact.hints_mut();
