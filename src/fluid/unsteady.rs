@@ -152,6 +152,9 @@ struct Work<const D: usize> {
     product: Vec<f64>,
     flat: Vec<f64>,
     divergence: Vec<f64>,
+    /// The pressure nodes whose continuity a constraint releases in this step
+    /// ([`Response::release`]).
+    released: Vec<u32>,
     /// The velocity right-hand sides, then solutions: one column per component.
     velocity: Mat<f64>,
     phi: Mat<f64>,
@@ -170,6 +173,7 @@ impl<const D: usize> Work<D> {
             product: vec![0.0; n2],
             flat: vec![0.0; D * n2],
             divergence: vec![0.0; n1],
+            released: Vec::new(),
             velocity: Mat::zeros(n2, D),
             phi: Mat::zeros(n1, 1),
             projected: Mat::zeros(n1, 1),
@@ -241,6 +245,7 @@ pub struct Response<'a, const D: usize> {
     columns: &'a mut Mat<f64>,
     prescribed: &'a [bool],
     solves: usize,
+    released: &'a mut Vec<u32>,
 }
 
 impl<const D: usize> Response<'_, D> {
@@ -287,6 +292,16 @@ impl<const D: usize> Response<'_, D> {
     /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
     pub fn restrict(&self, at: &[u32], slot: &[u32], out: &mut Csr) {
         self.matrix.restrict_into(at, slot, out);
+    }
+
+    /// Releases the continuity equation at the pressure nodes `vertices` for this step: there
+    /// the constraint, not incompressibility, sets `∇·ũ` (a rigid body's inside, whose cells
+    /// across the surface hold the fluid continued into it), so the pressure correction takes
+    /// no source there. Without it the divergence the constraint leaves inside a body feeds
+    /// `φ`, whose screened equation at steady state (`(L + 3/(2νΔt) M) φ = 0` in the fluid)
+    /// carries it a distance `√(νΔt)` into the fluid: the steady state then depends on `Δt`.
+    pub fn release(&mut self, vertices: impl IntoIterator<Item = u32>) {
+        self.released.extend(vertices);
     }
 }
 
@@ -753,7 +768,9 @@ impl<const D: usize> Unsteady<D> {
             columns: &mut w.velocity,
             prescribed: &self.prescribed,
             solves: 0,
+            released: &mut w.released,
         };
+        response.released.clear();
         if let Some(constrain) = constrain {
             constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
         }
@@ -764,6 +781,11 @@ impl<const D: usize> Unsteady<D> {
             }
         }
         self.divergence.mul(&w.flat, &mut w.divergence);
+        for &k in &w.released {
+            if let Some(d) = w.divergence.get_mut(k as usize) {
+                *d = 0.0;
+            }
+        }
         let scale = 1.5 / dt;
         for k in 0..n1 {
             w.phi[(k, 0)] = if self.phi_fixed[k] {

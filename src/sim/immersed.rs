@@ -77,7 +77,7 @@ use crate::fluid::space::{p2_count, p2_values};
 use crate::fluid::{Carried, P2Space, Response, Unsteady, UnsteadyState};
 use crate::linalg::{restarted_gmres, Csr, Patch, Reach};
 use crate::math::{flatten, unflatten_into, Point, Vector};
-use crate::mesh::SimplexMesh;
+use crate::mesh::{CellPoint, SimplexMesh};
 use nalgebra::SMatrix;
 use rayon::prelude::*;
 use std::time::Instant;
@@ -122,16 +122,18 @@ pub enum BodyBoundary {
     #[default]
     Nodes,
     /// The dofs within a cell of the surface are ghosts that hold the rigid motion at the
-    /// surface point below them, by linear extrapolation along the normal from an image point in
-    /// the fluid (`Ghost`); the deeper ones move with the body. The pressure at the ghost
-    /// vertices is extrapolated from the fluid too, and held at the deeper ones (without it the
-    /// pressure inside the body grew step after step). In Stokes flow: Faxén's disk +0.29 % at
-    /// `h = a/3.1`, within 0.02 % from `a/6.25` on; a sphere in a container of four radii +4.7 %
-    /// and +1.6 % at six and eight mesh steps across (order 3.6; the nodes: +10.4 % at six), in
-    /// one of two radii +2.7 % and −0.83 % (it was −12 % at eight).
+    /// surface point below them, by quadratic extrapolation along the normal from two image
+    /// points in the fluid (`Ghost`); the deeper ones move with the body. The pressure at the
+    /// ghost vertices is extrapolated from the fluid too, and held at the deeper ones (without it
+    /// the pressure inside the body grew step after step), and the continuity equation is
+    /// released at the body's vertices ([`crate::fluid::Response::release`]: with it the steady
+    /// speed depended on `Δt`, by 1 % per halving). In Stokes flow: Faxén's disk +0.06 % at
+    /// `h = a/3.1`, within 0.01 % from `a/6.25` on; a sphere in a container of four radii +6.5 %,
+    /// +0.89 % and −0.20 % at four, six and eight mesh steps across (the nodes: +10.4 % at six),
+    /// in one of two radii (a gap of three to five steps) +0.86 % at six and −2.5 % at eight.
     /// Where the mesh does not resolve the boundary layer (Re 500 at `h = d/20`) the
-    /// extrapolation from beyond it under-estimates the drag (measured before the pressure's
-    /// extrapolation: Re_max 645 against 440–500 published).
+    /// extrapolation from beyond it under-estimates the drag (measured with the linear rows
+    /// before the pressure's extrapolation: Re_max 645 against 440–500 published).
     Surface,
 }
 
@@ -255,17 +257,40 @@ pub struct ImmersedState {
 }
 
 /// A constrained dof near its body's surface (within one cell of it): its row holds the rigid
-/// motion not at the dof but at the surface point `x_s` closest to it, by linear extrapolation
-/// along the normal `n` from the image point `x_s + δ n` in the fluid,
-/// `w u_k + (1 − w) u_h(x_s + δ n) = U(x_s)`, `w = δ/(δ + depth)` (`depth = |x_k − x_s|`).
+/// motion not at the dof but at the surface point `x_s` closest to it, by quadratic
+/// extrapolation along the normal `n` from two image points in the fluid, `x_s + δ n` and
+/// `x_s + 2δ n`: with `t = −depth, δ, 2δ` the three points' abscissae along `n` (`depth =
+/// |x_k − x_s|`), the row is the Lagrange interpolant's value at the surface,
+/// `ℓ₀ u_k + ℓ₁ u_h(x_s + δ n) + ℓ₂ u_h(x_s + 2δ n) = U(x_s)`, `ℓ₀ = 2δ²/((δ + depth)(2δ + depth))`,
+/// `ℓ₁ = 2 depth/(δ + depth)`, `ℓ₂ = −depth/(2δ + depth)`. Where the second point is outside
+/// the mesh (a narrow gap to a wall) the row is linear, `w u_k + (1 − w) u_h(x_s + δ n) = U(x_s)`,
+/// `w = δ/(δ + depth)`. `δ` is half the dof's spacing (the largest distance to another dof of
+/// its cells), so that `x_s + δ n` lies in or next to the cells across the surface: linear from
+/// a whole spacing, the 3D sphere in a container settled 5.4 % too fast at six mesh steps across
+/// (+0.89 % so, the pressure's two points at the same `δ` and `2δ`).
 #[derive(Debug, Clone, Copy)]
 struct Ghost<const D: usize> {
     /// Its position among the constrained dofs.
     row: u32,
     normal: Vector<D>,
     depth: f64,
-    /// `δ`, the image point's distance from the surface.
+    /// `δ`, the first image point's distance from the surface.
     reach: f64,
+}
+
+impl<const D: usize> Ghost<D> {
+    /// The row's own weight and its image points' (`first` at `x_s + δ n`, `second` at
+    /// `x_s + 2δ n` if inside the mesh).
+    fn weights(&self, first: CellPoint, second: Option<CellPoint>) -> (f64, [Option<(CellPoint, f64)>; 2]) {
+        let (d, r) = (self.depth, self.reach);
+        match second {
+            Some(second) => (
+                2.0 * r * r / ((r + d) * (2.0 * r + d)),
+                [Some((first, 2.0 * d / (r + d))), Some((second, -d / (2.0 * r + d)))],
+            ),
+            None => (r / (r + d), [Some((first, d / (r + d))), None]),
+        }
+    }
 }
 
 /// The ghosts and their rows `(position in the observed dofs, weight)`, ghost `i`'s in
@@ -323,6 +348,16 @@ struct Scratch<const D: usize> {
 
 /// GMRES restarts after this many iterations (memory `2 (RESTART + 1)` vectors of the rows).
 const RESTART: usize = 40;
+
+/// The most Gauss–Seidel sweeps that set the ghosts' values from their rows
+/// ([`Work::extrapolate`], [`Work::extrapolate_pressure`]); they stop earlier when a sweep changes
+/// no value by more than `SWEPT` of the largest. An image point half a spacing from the surface
+/// often lies in a cell with other ghosts: two sweeps left the rows unsatisfied, and Xia's
+/// ellipse (`cases/xia_ellipse.toml`) went unstable within 0.4 s; 20 kept it on its course.
+const SWEEPS: usize = 50;
+
+/// The relative change at which the ghosts' sweeps stop.
+const SWEPT: f64 = 1e-12;
 
 /// The most iterations of one step's constraint.
 const MAX_ITERATIONS: usize = 500;
@@ -781,12 +816,22 @@ where
                 }
                 work.capture(velocity, &bodies.bodies, captured);
                 work.project(velocity, &bodies.bodies);
+                // Inside a body the rows set the divergence: its vertices' continuity is released,
+                // or the pressure correction would carry what they leave into the fluid.
+                if !work.ghosts.list.is_empty() {
+                    response.release(work.dofs.iter().copied().filter(|&k| (k as usize) < space.vertices));
+                }
             }
             constraint += begin.elapsed().as_secs_f64();
         })?;
         if outcome.is_ok() && work.stencil_ready {
+            // Only where a body still is: a vertex it has left is fluid again and keeps its
+            // corrected pressure (restoring the held value there while `φ` keeps its increment
+            // made the pressure jump by `φ ~ 1/Δt` at every vertex the body uncovered).
             for &(k, p) in &work.held_pressure {
-                fluid.flow.pressure[k as usize] = p;
+                if work.slot[k as usize] != u32::MAX {
+                    fluid.flow.pressure[k as usize] = p;
+                }
             }
             work.extrapolate_pressure(&mut fluid.flow.pressure);
         }
@@ -902,15 +947,15 @@ where
             for &(k, d) in inside {
                 let x = position[k as usize];
                 let mut target = x;
-                let reach = self.spacing.get(k as usize).copied().unwrap_or(0.0);
-                if d > -reach {
+                let spacing = self.spacing.get(k as usize).copied().unwrap_or(0.0);
+                if d > -spacing {
                     if let Some((s, normal)) = b.surface_point(&x) {
                         target = s;
                         self.ghosts.list.push(Ghost {
                             row: self.dofs.len() as u32,
                             normal,
                             depth: (x - s).norm(),
-                            reach,
+                            reach: 0.5 * spacing,
                         });
                     }
                 }
@@ -952,21 +997,23 @@ where
         for g in &rows.list {
             let row = g.row as usize;
             let k = self.dofs[row];
-            let image = self.targets[row] + g.normal * g.reach;
-            match mesh.locate_from(&image, self.cell_of[k as usize]) {
-                Some(at) => {
-                    let own = g.reach / (g.reach + g.depth);
+            let locate =
+                |reach: f64| mesh.locate_from(&(self.targets[row] + g.normal * reach), self.cell_of[k as usize]);
+            match (locate(g.reach), locate(2.0 * g.reach)) {
+                (Some(first), second) => {
+                    let (own, images) = g.weights(first, second);
                     rows.entries.push((g.row, own));
-                    let values = p2_values::<D>(&at.weights);
-                    for (&j, v) in space.dofs(at.cell).iter().zip(values) {
-                        if self.slot[j as usize] == u32::MAX {
-                            self.slot[j as usize] = self.observed.len() as u32;
-                            self.observed.push(j);
+                    for (at, c) in images.into_iter().flatten() {
+                        for (&j, v) in space.dofs(at.cell).iter().zip(p2_values::<D>(&at.weights)) {
+                            if self.slot[j as usize] == u32::MAX {
+                                self.slot[j as usize] = self.observed.len() as u32;
+                                self.observed.push(j);
+                            }
+                            rows.entries.push((self.slot[j as usize], c * v));
                         }
-                        rows.entries.push((self.slot[j as usize], (1.0 - own) * v));
                     }
                 }
-                None => {
+                (None, _) => {
                     rows.entries.push((g.row, 1.0));
                     self.targets[row] = self.points[row];
                 }
@@ -1270,32 +1317,42 @@ where
         }
     }
 
-    /// Sets the ghost vertices' pressure by their rows ([`Self::pressure_stencil`]), in two
-    /// Gauss–Seidel sweeps (an image point's cell may hold another ghost). The cells across the
+    /// Sets the ghost vertices' pressure by their rows ([`Self::pressure_stencil`]), by
+    /// Gauss–Seidel sweeps to convergence ([`SWEEPS`]; an image point's cell may hold another
+    /// ghost). The cells across the
     /// surface then see the fluid's pressure continued into the body, not a value the pressure
     /// correction builds from the divergence the ghosts leave there (which grew without bound
     /// in a closed container: the sphere's speed drifted by −2.5 % over 120 steps).
     fn extrapolate_pressure(&self, pressure: &mut [f64]) {
         let rows = &self.pressure_rows;
-        for _ in 0..2 {
+        for _ in 0..SWEEPS {
+            let (mut change, mut size) = (0.0f64, 0.0f64);
             for (&k, w) in rows.vertex.iter().zip(rows.start.windows(2)) {
-                pressure[k as usize] = rows.entries[w[0]..w[1]]
+                let p: f64 = rows.entries[w[0]..w[1]]
                     .iter()
                     .map(|&(v, c)| c * pressure[v as usize])
                     .sum();
+                change = change.max((p - pressure[k as usize]).abs());
+                size = size.max(p.abs());
+                pressure[k as usize] = p;
+            }
+            if change <= SWEPT * size {
+                break;
             }
         }
     }
 
     /// Sets each ghost's value in `values` (at the observed dofs) to what its row extrapolates
     /// from the others when its body moves with `rigid(body, x)`,
-    /// `u_k = (U(x_s) − Σ_j b_j u_j)/w`, by two Gauss–Seidel sweeps (ghosts read each other).
+    /// `u_k = (U(x_s) − Σ_j b_j u_j)/w`, by Gauss–Seidel sweeps to convergence ([`SWEEPS`];
+    /// ghosts read each other).
     /// The ghosts' history is made so (at the step's start and a step back, from the same rows):
     /// their BDF2 difference is then the change of the fluid's slip along the body, not a jump
     /// from a rigid value to an extrapolated one, whose inertia `(3/(2Δt)) M (u_k − U)` would
     /// brake the body.
     fn extrapolate(&self, values: &mut [Vector<D>], rigid: impl Fn(usize, &Point<D>) -> Vector<D>) {
-        for _ in 0..2 {
+        for _ in 0..SWEEPS {
+            let (mut change, mut size) = (0.0f64, 0.0f64);
             for (g, w) in self.ghosts.list.iter().zip(self.ghosts.start.windows(2)) {
                 let row = g.row as usize;
                 let (own, rest) = (self.ghosts.entries[w[0]].1, &self.ghosts.entries[w[0] + 1..w[1]]);
@@ -1303,7 +1360,13 @@ where
                     .iter()
                     .fold(Vector::<D>::zeros(), |s, &(j, c)| s + values[j as usize] * c);
                 let body = self.ranges.partition_point(|&r| r <= row) - 1;
-                values[row] = (rigid(body, &self.targets[row]) - read) / own;
+                let u = (rigid(body, &self.targets[row]) - read) / own;
+                change = change.max((u - values[row]).norm());
+                size = size.max(u.norm());
+                values[row] = u;
+            }
+            if change <= SWEPT * size {
+                break;
             }
         }
     }
