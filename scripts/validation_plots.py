@@ -438,11 +438,11 @@ def sphere_container(directory, image):
     with open(os.path.join(directory, "sphere_container.log"), "w") as f:
         f.write(run.stdout)
     series = {"surface, λ = 0.25": [], "surface, λ = 0.5": [], "nodes, λ = 0.5": []}
-    wide, narrow = "surface, λ = 0.25: errors at d/h = 6, 8: [", "surface, λ = 0.5: error at d/h = 8: "
+    wide, narrow = "surface, λ = 0.25: errors at d/h = 4, 6, 8: [", "surface, λ = 0.5: error at d/h = 8: "
     for line in run.stdout.splitlines():
         if wide in line:
             values = line.split(wide)[1].split("]")[0].split(",")
-            series["surface, λ = 0.25"] += [(d, float(v)) for d, v in zip((6, 8), values)]
+            series["surface, λ = 0.25"] += [(d, float(v)) for d, v in zip((4, 6, 8), values)]
         elif narrow in line:
             series["surface, λ = 0.5"].append((8, float(line.split(narrow)[1])))
         elif nodes := re.search(r"h ([0-9.]+): \d+ tetrahedra.*error ([+-][0-9.]+)", line):

@@ -127,10 +127,10 @@ pub enum BodyBoundary {
     /// ghost vertices is extrapolated from the fluid too, and held at the deeper ones (without it
     /// the pressure inside the body grew step after step), and the continuity equation is
     /// released at the body's vertices ([`crate::fluid::Response::release`]: with it the steady
-    /// speed depended on `Δt`, by 1 % per halving). In Stokes flow: Faxén's disk +0.06 % at
-    /// `h = a/3.1`, within 0.01 % from `a/6.25` on; a sphere in a container of four radii +6.5 %,
-    /// +0.89 % and −0.20 % at four, six and eight mesh steps across (the nodes: +10.4 % at six),
-    /// in one of two radii (a gap of three to five steps) +0.86 % at six and −2.5 % at eight.
+    /// speed depended on `Δt`, by 1 % per halving). In Stokes flow: Faxén's disk +0.07 % at
+    /// `h = a/3.1`, within 0.01 % from `a/6.25` on; a sphere in a container of four radii +6.7 %,
+    /// +0.98 % and −0.19 % at four, six and eight mesh steps across (the nodes: +10.4 % at six),
+    /// in one of two radii (a gap of three to five steps) +1.0 % at six and −2.5 % at eight.
     /// Where the mesh does not resolve the boundary layer (Re 500 at `h = d/20`) the
     /// extrapolation from beyond it under-estimates the drag (measured with the linear rows
     /// before the pressure's extrapolation: Re_max 645 against 440–500 published).
@@ -265,9 +265,12 @@ pub struct ImmersedState {
 /// `ℓ₁ = 2 depth/(δ + depth)`, `ℓ₂ = −depth/(2δ + depth)`. Where the second point is outside
 /// the mesh (a narrow gap to a wall) the row is linear, `w u_k + (1 − w) u_h(x_s + δ n) = U(x_s)`,
 /// `w = δ/(δ + depth)`. `δ` is half the dof's spacing (the largest distance to another dof of
-/// its cells), so that `x_s + δ n` lies in or next to the cells across the surface: linear from
-/// a whole spacing, the 3D sphere in a container settled 5.4 % too fast at six mesh steps across
-/// (+0.89 % so, the pressure's two points at the same `δ` and `2δ`).
+/// its cells), so that `x_s + δ n` lies in or next to the cells across the surface, and at
+/// least the ghost's depth (`x_s + δ n` is then at least its mirror point, and `ℓ₀ ≥ 1/3`: a
+/// deeper ghost read from closer points amplified the fluid's values up to six times, and Xia's
+/// ellipse at `A/h = 12` went unstable). Linear from a whole spacing, the 3D sphere in a
+/// container settled 5.4 % too fast at six mesh steps across; so, +0.98 % (the pressure's two
+/// points at the same `δ` and `2δ`).
 #[derive(Debug, Clone, Copy)]
 struct Ghost<const D: usize> {
     /// Its position among the constrained dofs.
@@ -951,11 +954,12 @@ where
                 if d > -spacing {
                     if let Some((s, normal)) = b.surface_point(&x) {
                         target = s;
+                        let depth = (x - s).norm();
                         self.ghosts.list.push(Ghost {
                             row: self.dofs.len() as u32,
                             normal,
-                            depth: (x - s).norm(),
-                            reach: 0.5 * spacing,
+                            depth,
+                            reach: (0.5 * spacing).max(depth),
                         });
                     }
                 }
