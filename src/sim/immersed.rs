@@ -1323,10 +1323,10 @@ where
 
     /// Sets the ghost vertices' pressure by their rows ([`Self::pressure_stencil`]), by
     /// Gauss–Seidel sweeps to convergence ([`SWEEPS`]; an image point's cell may hold another
-    /// ghost). The cells across the
-    /// surface then see the fluid's pressure continued into the body, not a value the pressure
-    /// correction builds from the divergence the ghosts leave there (which grew without bound
-    /// in a closed container: the sphere's speed drifted by −2.5 % over 120 steps).
+    /// ghost). The cells across the surface then see the fluid's pressure continued into the
+    /// body, not a value the pressure correction builds from the divergence the ghosts leave
+    /// there (which grew without bound in a closed container: the sphere's speed drifted by
+    /// −2.5 % over 120 steps).
     fn extrapolate_pressure(&self, pressure: &mut [f64]) {
         let rows = &self.pressure_rows;
         for _ in 0..SWEEPS {
@@ -1349,8 +1349,7 @@ where
     /// Sets each ghost's value in `values` (at the observed dofs) to what its row extrapolates
     /// from the others when its body moves with `rigid(body, x)`,
     /// `u_k = (U(x_s) − Σ_j b_j u_j)/w`, by Gauss–Seidel sweeps to convergence ([`SWEEPS`];
-    /// ghosts read each other).
-    /// The ghosts' history is made so (at the step's start and a step back, from the same rows):
+    /// ghosts read each other). The ghosts' history is made so (at the step's start and a step back, from the same rows):
     /// their BDF2 difference is then the change of the fluid's slip along the body, not a jump
     /// from a rigid value to an extrapolated one, whose inertia `(3/(2Δt)) M (u_k − U)` would
     /// brake the body.
