@@ -443,6 +443,8 @@ where
     measure: Vec<f64>,
     /// Marks the dofs of `held` while [`Self::capture`] looks for the ones just captured.
     was_held: Vec<bool>,
+    /// Each ghost's rigid velocity at its surface point while [`Self::extrapolate`] sweeps.
+    rigid: Vec<Vector<D>>,
 }
 
 /// Bodies and fluid on one mesh.
@@ -1353,17 +1355,28 @@ where
     /// their BDF2 difference is then the change of the fluid's slip along the body, not a jump
     /// from a rigid value to an extrapolated one, whose inertia `(3/(2Δt)) M (u_k − U)` would
     /// brake the body.
-    fn extrapolate(&self, values: &mut [Vector<D>], rigid: impl Fn(usize, &Point<D>) -> Vector<D>) {
+    fn extrapolate(&mut self, values: &mut [Vector<D>], rigid: impl Fn(usize, &Point<D>) -> Vector<D>) {
+        // The sweeps change only the fluid's part of each row: its rigid part is computed once.
+        self.rigid.clear();
+        self.rigid.extend(self.ghosts.list.iter().map(|g| {
+            let row = g.row as usize;
+            rigid(self.ranges.partition_point(|&r| r <= row) - 1, &self.targets[row])
+        }));
         for _ in 0..SWEEPS {
             let (mut change, mut size) = (0.0f64, 0.0f64);
-            for (g, w) in self.ghosts.list.iter().zip(self.ghosts.start.windows(2)) {
+            for ((g, w), target) in self
+                .ghosts
+                .list
+                .iter()
+                .zip(self.ghosts.start.windows(2))
+                .zip(&self.rigid)
+            {
                 let row = g.row as usize;
                 let (own, rest) = (self.ghosts.entries[w[0]].1, &self.ghosts.entries[w[0] + 1..w[1]]);
                 let read = rest
                     .iter()
                     .fold(Vector::<D>::zeros(), |s, &(j, c)| s + values[j as usize] * c);
-                let body = self.ranges.partition_point(|&r| r <= row) - 1;
-                let u = (rigid(body, &self.targets[row]) - read) / own;
+                let u = (target - read) / own;
                 change = change.max((u - values[row]).norm());
                 size = size.max(u.norm());
                 values[row] = u;
