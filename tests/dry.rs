@@ -20,7 +20,7 @@ fn run_case(name: &str) -> Vec<Row> {
     let mut sim = case.build::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let summary = run_dry(&case, &mut sim, dir.path(), Control::default()).unwrap();
-    assert_eq!(summary.run.status, tumble::case::Status::Completed);
+    assert_eq!(summary.run.header.status, tumble::case::Status::Completed);
     for f in [
         "series.pvd",
         "bodies.csv",

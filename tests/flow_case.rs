@@ -131,7 +131,7 @@ fn pressure_driven_channel_case_reaches_poiseuille_flow() {
     let case = Case::parse(Path::new("channel.toml"), text).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let s = run(&case, dir.path()).unwrap();
-    assert_eq!(s.steps, 200);
+    assert_eq!(s.run.steps, 200);
     let dp = s.pressure_difference.unwrap();
     println!("Δp between the probes: {dp:.10} (exact 1.5)");
     assert!((dp - 1.5).abs() < 1e-6, "{dp}");

@@ -272,9 +272,9 @@ fn run_edited_case(name: &str, edits: &[(&str, &str)]) -> (ImmersedSummary, temp
     let summary = run_immersed(&case, &flow, dir.path(), Control::default()).unwrap();
     let elapsed = start.elapsed().as_secs_f64();
     assert!(
-        summary.wall_seconds <= elapsed && summary.wall_seconds >= summary.seconds.setup,
+        summary.run.wall_seconds <= elapsed && summary.run.wall_seconds >= summary.seconds.setup,
         "wall_seconds {} for a run of {elapsed} s with {} s of setup",
-        summary.wall_seconds,
+        summary.run.wall_seconds,
         summary.seconds.setup
     );
     (summary, dir)

@@ -3,7 +3,7 @@
 //! gravity: `x_n = x_0 + g Δt² n (n + 1) / 2`, `v_n = n g Δt`.
 
 use std::path::Path;
-use tumble::case::{run_quietly, Case};
+use tumble::case::{run, Case, Control};
 
 /// Three disks released at one place in a box open at `xmax`, gravity along `+x`: each waits
 /// until the one before has moved clear, falls out through `xmax` and is written to `exits.csv`.
@@ -50,7 +50,7 @@ fn release_y(n: usize) -> f64 {
 fn released_bodies_wait_for_room_and_leave_through_the_opening_on_time() {
     let dir = tempfile::tempdir().unwrap();
     let case = Case::parse(Path::new("falling_out.toml"), FALLING_OUT).unwrap();
-    let summary = run_quietly(&case, dir.path()).unwrap();
+    let summary = run(&case, dir.path(), Control::default()).unwrap().summary;
 
     // Body n is released at the start of the first step (not before body n − 1's) at which
     // every body before it is out of its contact range: bounding spheres more than
@@ -121,7 +121,7 @@ fn inflow_tables_that_make_no_sense_are_errors_naming_the_key() {
         assert_ne!(text, FALLING_OUT, "{from}");
         match Case::parse(Path::new("bad.toml"), &text) {
             Err(e) => e.to_string(),
-            Ok(case) => run_quietly(&case, tempfile::tempdir().unwrap().path())
+            Ok(case) => run(&case, tempfile::tempdir().unwrap().path(), Control::default())
                 .unwrap_err()
                 .to_string(),
         }
@@ -141,7 +141,7 @@ fn inflow_tables_that_make_no_sense_are_errors_naming_the_key() {
         "[[bodies]]\nname = \"drop_7\"\nshape = { type = \"circle\", radius = 0.05 }\ndensity = 1.0\nposition = [0.6, 0.2]\n[contact]",
     );
     let case = Case::parse(Path::new("taken.toml"), &taken).unwrap();
-    let e = run_quietly(&case, tempfile::tempdir().unwrap().path())
+    let e = run(&case, tempfile::tempdir().unwrap().path(), Control::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("inflow[0].name") && e.contains("drop_7"), "{e}");

@@ -603,16 +603,35 @@ fn pair<'py>(
     Ok((forces, torques))
 }
 
-/// Runs the case file `case` into the directory `out` (built and stepped to its end, quietly,
-/// the GIL released); its `summary.json` as a JSON string.
+/// Runs the case file `case` into the directory `out` (built and stepped to its end, without
+/// progress, the GIL released): its `summary.json` as a JSON string (`None` if the run failed)
+/// and the run's notices, each `(kind, text)` with kind `"note"` or `"warning"` (the lines
+/// `tumble run` prints as `note: text`, `warning: text`), with the error if it failed.
 #[pyfunction]
-fn run_case(py: Python<'_>, case: std::path::PathBuf, out: std::path::PathBuf) -> PyResult<String> {
+#[allow(clippy::type_complexity)]
+fn run_case(
+    py: Python<'_>,
+    case: std::path::PathBuf,
+    out: std::path::PathBuf,
+) -> (Option<String>, Vec<(&'static str, String)>, Option<String>) {
     py.detach(|| {
-        let case = tumble::case::Case::load(&case)?;
-        tumble::case::run_quietly(&case, &out)
+        let mut notices = Vec::new();
+        let mut notify = |n: &tumble::case::Notice| {
+            notices.push(match n {
+                tumble::case::Notice::Note(text) => ("note", text.clone()),
+                tumble::case::Notice::Warning(text) => ("warning", text.clone()),
+            })
+        };
+        let control = tumble::case::Control {
+            notify: Some(&mut notify),
+            ..Default::default()
+        };
+        let result = tumble::case::Case::load(&case).and_then(|case| tumble::case::run(&case, &out, control));
+        match result {
+            Ok(finished) => (Some(finished.summary.to_string()), notices, None),
+            Err(e) => (None, notices, Some(e.to_string())),
+        }
     })
-    .map(|summary| summary.to_string())
-    .map_err(|e| TumbleError::new_err(e.to_string()))
 }
 
 /// The compiled part of the `tumble` package.

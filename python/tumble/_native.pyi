@@ -1,7 +1,7 @@
 """Type stubs of tumble's compiled module."""
 
 from os import PathLike
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -210,5 +210,7 @@ class HostContact:
         it; a body's nodes' loads sum to its force and their moments to its torque."""
 
 
-def run_case(case: str, out: str) -> str:
-    """Runs a case file into `out`; its summary.json as a string (see `tumble.run`)."""
+def run_case(case: str, out: str) -> Tuple[Optional[str], List[Tuple[str, str]], Optional[str]]:
+    """Runs a case file into `out`: its summary.json as a string (None if the run failed), the
+    run's notices `(kind, text)` (kind "note" or "warning"), and the error if it failed (see
+    `tumble.run`)."""

@@ -158,13 +158,13 @@ pub(super) struct Saver<'a> {
 }
 
 impl<'a> Saver<'a> {
-    /// The saver of a new run of `case` in dimension `D` with `Δt` `dt` into `out`, started at
+    /// The saver of a new run of `case` in `dimension` with `Δt` `dt` into `out`, started at
     /// `start`; a continued run sets `restarts` and `spent`, and every run its set-up seconds.
-    pub(super) fn of<const D: usize>(case: &Case, out: &'a Path, dt: f64, start: std::time::Instant) -> Self {
+    pub(super) fn of(case: &Case, out: &'a Path, (dimension, dt): (usize, f64), start: std::time::Instant) -> Self {
         Saver {
             out,
             case: case.name(),
-            dimension: D,
+            dimension,
             time_step: dt,
             restarts: 0,
             spent: SpentSeconds::default(),

@@ -1,6 +1,6 @@
 //! What every run shares with its caller: how it is driven ([`Control`]: the setup time to count,
-//! a progress report, a request to stop) and the head of its `summary.json` ([`RunHeader`]: the
-//! case, how the run ended, the error).
+//! a progress report, a request to stop, where its notices go), what it tells ([`Notice`]) and the
+//! head of its `summary.json` ([`RunHeader`]: the case, how the run ended, the error).
 
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,6 +22,29 @@ pub struct Control<'a> {
     /// Continue the run from the checkpoint in the output directory
     /// ([`super::checkpoint`]) instead of starting it afresh.
     pub restart: bool,
+    /// Told every [`Notice`] as the run gives it (the command line prints them on stderr, Python
+    /// issues them as warnings); the warnings are also in `summary.json`.
+    pub notify: Option<&'a mut dyn FnMut(&Notice)>,
+}
+
+/// What a run tells its user besides its results: every front end gives the same ones, since
+/// the run driver ([`super::run`]) makes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// What the run did or changed on the way (files of an earlier run removed, cells of a mesh
+    /// reordered).
+    Note(String),
+    /// What may make the results wrong (a time step above the stable one, a CFL number above 1).
+    Warning(String),
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Notice::Note(text) => write!(f, "note: {text}"),
+            Notice::Warning(text) => write!(f, "warning: {text}"),
+        }
+    }
 }
 
 /// Shown a run's [`Plan`]; `Err(why)` refuses it.
@@ -113,6 +136,13 @@ impl Control<'_> {
         }
     }
 
+    /// Tells the caller `notice`.
+    pub(super) fn tell(&mut self, notice: Notice) {
+        if let Some(notify) = &mut self.notify {
+            notify(&notice);
+        }
+    }
+
     /// Whether the caller asked the run to stop.
     pub(super) fn stop_requested(&self) -> bool {
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
@@ -166,18 +196,13 @@ impl RunHeader {
         }
     }
 
-    /// The header of a run of `case` in dimension `D` that ended with `failure` (none: completed).
-    pub(super) fn new<const D: usize>(case: &super::Case, failure: Option<&super::CaseError>) -> Self {
-        RunHeader {
-            case: case.name(),
-            status: match failure {
-                None => Status::Completed,
-                Some(super::CaseError::Interrupted { .. }) => Status::Interrupted,
-                Some(_) => Status::Failed,
-            },
-            error: failure.map(|e| e.to_string()),
-            dimension: D,
-            restarts: 0,
-        }
+    /// Says how the run ended: with `failure`, or completed without one.
+    pub(super) fn conclude(&mut self, failure: Option<&super::CaseError>) {
+        self.status = match failure {
+            None => Status::Completed,
+            Some(super::CaseError::Interrupted { .. }) => Status::Interrupted,
+            Some(_) => Status::Failed,
+        };
+        self.error = failure.map(|e| e.to_string());
     }
 }

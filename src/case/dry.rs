@@ -13,17 +13,18 @@
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
 
-use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
-use super::control::{Control, Plan, RunHeader};
-use super::inflow;
-use super::output::{body_row_bytes, final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
-use super::{Case, CaseError};
+use super::checkpoint::{Kind, RunState};
+use super::control::Control;
+use super::inflow::{self, Inflow};
+use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
+use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
+use super::{checkpoint, Case, CaseError};
 use crate::body::{Dim, Kinematics};
 use crate::io::{write_mesh_vtu, Field, OutputError};
+use crate::math::shown;
 use crate::sim::Simulation;
 use serde::Serialize;
 use std::path::Path;
-use std::time::Instant;
 
 /// Seconds spent per phase.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -45,20 +46,14 @@ pub struct DryPhaseSeconds {
 /// What `summary.json` holds for a dry case.
 #[derive(Debug, Clone, Serialize)]
 pub struct DrySummary {
-    /// The case, how the run ended, the error.
+    /// The case, how the run ended, steps, time, warnings.
     #[serde(flatten)]
-    pub run: RunHeader,
+    pub run: RunSummary,
     /// Bodies present at the end.
     pub bodies: usize,
     /// Bodies that entered and left.
     #[serde(flatten)]
     pub traffic: Traffic,
-    /// Steps done.
-    pub steps: usize,
-    /// Simulated time reached.
-    pub time: f64,
-    /// `Δt`.
-    pub time_step: f64,
     /// The contact springs' stable time step (see [`Simulation::stable_time_step`]).
     pub stable_time_step: f64,
     /// The force law.
@@ -72,8 +67,6 @@ pub struct DrySummary {
     pub min_gap: Option<f64>,
     /// The largest speed of a body at the end (a pile has come to rest when it is small).
     pub final_speed: f64,
-    /// Wall-clock seconds of the whole run, setup included.
-    pub wall_seconds: f64,
     /// Seconds per phase.
     pub seconds: DryPhaseSeconds,
     /// Contact seconds (broad phase + distance + forces) per step.
@@ -85,11 +78,10 @@ pub struct DrySummary {
     pub final_state: Vec<FinalBody>,
 }
 
-/// Runs `sim` (built from `case`) to the end time, writing into `out` (prepared by
-/// [`prepare_output`]: an earlier run's files there are removed), or, with `control.restart`,
-/// continues the run whose checkpoint `out` holds ([`super::checkpoint`]); `control` reports
-/// progress and may stop the run at the end of a step. A run that fails or is stopped writes what
-/// it computed and its `summary.json` (and, when stopped, a checkpoint), and returns the error.
+/// Runs `sim` (built from `case`) to the end time, writing into `out`, as [`super::run`] runs a
+/// dry case it builds itself (`control.setup_seconds`: the seconds the build took): `out` is
+/// cleared of an earlier run's files, or with `control.restart` the run continues from the
+/// checkpoint `out` holds ([`super::checkpoint`]).
 pub fn run_dry<const D: usize>(
     case: &Case,
     sim: &mut Simulation<D>,
@@ -99,196 +91,216 @@ pub fn run_dry<const D: usize>(
 where
     Dim<D>: Kinematics<D>,
 {
-    let start = Instant::now();
-    let time = case.time()?;
-    let dt = time.step;
-    let steps = step_count(time.end, dt);
-    let output = case.file.output.clone().unwrap_or_default();
-    let every = output.every.unwrap_or((steps / 100).max(1));
-    let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
-    let mut inflows = case.inflows_for(sim)?;
-    let mut failure: Option<CaseError> = None;
-    let t = Instant::now();
-    let (mut writer, first, (mut max_contacts, mut min_gap), spent, restarts) = if control.restart {
-        let checkpoint = checkpoint::open(out, case, (D, dt, steps), Kind::Dry)?;
+    let output = Output::open::<D>(case, out, Kind::Dry, &mut control)?;
+    drive(case, output, control, || DryRun::new(case, sim, out)).map(|(summary, _)| summary)
+}
+
+/// [`super::run`]'s dry case in dimension `D`: the directory made ready, the case built, run.
+pub(super) fn run<const D: usize>(case: &Case, out: &Path, mut control: Control<'_>) -> Result<Finished, CaseError>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let output = Output::open::<D>(case, out, Kind::Dry, &mut control)?;
+    let (mut sim, setup) = match timed(|| case.build::<D>()) {
+        Ok(built) => built,
+        Err(e) => return output.fail(case, e),
+    };
+    control.setup_seconds += setup;
+    let (summary, report) = drive(case, output, control, || DryRun::new(case, &mut sim, out))?;
+    Ok(Finished {
+        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
+        report,
+    })
+}
+
+/// A dry run in progress: the bodies, the bodies still to enter, the files and the statistics.
+struct DryRun<'a, const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
+    case: &'a Case,
+    sim: &'a mut Simulation<D>,
+    out: &'a Path,
+    dt: f64,
+    inflows: Vec<Inflow<D>>,
+    writer: Option<Writer>,
+    /// The most contacts at one step so far.
+    max_contacts: usize,
+    /// The smallest contact gap within range so far.
+    min_gap: Option<f64>,
+}
+
+impl<'a, const D: usize> DryRun<'a, D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    fn new(case: &'a Case, sim: &'a mut Simulation<D>, out: &'a Path) -> Result<Self, CaseError> {
+        Ok(DryRun {
+            dt: case.time()?.step,
+            inflows: case.inflows_for(sim)?,
+            case,
+            sim,
+            out,
+            writer: None,
+            max_contacts: 0,
+            min_gap: None,
+        })
+    }
+}
+
+impl<const D: usize> Stepper for DryRun<'_, D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    type Summary = DrySummary;
+
+    fn at(&self) -> (usize, f64) {
+        (self.sim.steps, self.sim.time)
+    }
+
+    fn start(&mut self) -> Result<(), OutputError> {
+        let fields = self.case.file.output.as_ref().and_then(|o| o.fields).unwrap_or(false);
+        self.writer = Some(Writer::new(self.out, "series.pvd", fields)?);
+        if let Some(w) = &self.sim.walls {
+            write_mesh_vtu(
+                &self.out.join("domain.vtu"),
+                w.mesh(),
+                vec![Field::scalar("wall_distance", w.values())],
+                vec![],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn restore(&mut self, run: &RunState) -> Result<(), CaseError> {
         let RunState::Dry {
             state,
             max_contacts,
             min_gap,
-        } = &checkpoint.run
+        } = run
         else {
-            return Err(checkpoint::unfit(out, "it is not of a dry run").into());
+            return Err(checkpoint::unfit(self.out, "it is not of a dry run").into());
         };
-        inflow::resume(&mut inflows, state, &mut sim.bodies);
-        sim.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
-        checkpoint.trim(out)?;
-        let writer = Writer::resume(out, "series.pvd", &checkpoint.outputs)?;
-        let first = checkpoint.step + 1;
-        let progress = (*max_contacts, *min_gap);
-        (writer, first, progress, checkpoint.spent, checkpoint.restarts + 1)
-    } else {
-        prepare_output(out, &RunHeader::running::<D>(case))?;
-        let mut writer = Writer::new(out, "series.pvd", output.fields.unwrap_or(false))?;
-        failure = (|| {
-            if let Some(w) = &sim.walls {
-                write_mesh_vtu(
-                    &out.join("domain.vtu"),
-                    w.mesh(),
-                    vec![Field::scalar("wall_distance", w.values())],
-                    vec![],
-                )?;
-            }
+        inflow::resume(&mut self.inflows, state, &mut self.sim.bodies);
+        self.sim.restore(state).map_err(|e| checkpoint::unfit(self.out, e))?;
+        (self.max_contacts, self.min_gap) = (*max_contacts, *min_gap);
+        Ok(())
+    }
+
+    fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
+        self.writer = Some(Writer::resume(self.out, "series.pvd", saved)?);
+        Ok(())
+    }
+
+    fn row_bytes(&self) -> f64 {
+        self.writer.as_ref().map_or(0.0, Writer::row_bytes)
+    }
+
+    fn bytes_to_come(&self, end: f64, period: f64) -> f64 {
+        inflow::rows_to_come(&self.inflows, (end, period), |name| body_row_bytes::<D>(false, name))
+    }
+
+    fn step(&mut self, s: usize) -> Result<(), CaseError> {
+        for b in inflow::release(&mut self.inflows, self.sim) {
+            self.sim.insert(b);
+        }
+        self.sim.step(self.dt).map_err(|cause| CaseError::Sim {
+            file: self.case.path.clone(),
+            cause: Box::new(cause),
+        })?;
+        self.sim.leave();
+        self.sim.time = s as f64 * self.dt;
+        let contacts = &self.sim.contact.contacts;
+        self.max_contacts = self.max_contacts.max(contacts.len());
+        let range = self.sim.contact.model.range;
+        for c in contacts.iter().filter(|c| c.gap <= range) {
+            self.min_gap = Some(self.min_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, rows: bool, snapshot: bool) -> Result<(), OutputError> {
+        let DryRun { sim, writer, .. } = self;
+        let writer = writer.as_mut().expect("the outputs are opened before the first write");
+        writer.exits(sim)?;
+        if rows {
             writer.rows(sim, None)?;
-            if every > 0 {
-                writer.snapshot(sim)?;
-            }
-            Ok::<(), OutputError>(())
-        })()
-        .err()
-        .map(CaseError::from);
-        (writer, 1, (0, None), SpentSeconds::default(), 0)
-    };
-    let mut output_seconds = spent.output + t.elapsed().as_secs_f64();
-    if failure.is_none() {
-        let mut plan = Plan::new(
-            (steps + 1 - first, dt, time.end),
-            (every, csv_every),
-            out,
-            writer.row_bytes(),
-        );
-        let period = dt * csv_every as f64;
-        plan.add_bytes(inflow::rows_to_come(&inflows, (time.end, period), |name| {
-            body_row_bytes::<D>(false, name)
-        }));
-        failure = control.approve(case, &plan).err();
+        }
+        if snapshot {
+            writer.snapshot(sim)?;
+        }
+        Ok(())
     }
-    let setup_seconds = control.setup_seconds;
-    let saver = Saver {
-        restarts,
-        spent,
-        before_start: setup_seconds,
-        setup: setup_seconds,
-        ..Saver::of::<D>(case, out, dt, start)
-    };
-    // The checkpoint of the state now, with the outputs as they stand.
-    let save = |sim: &Simulation<D>, writer: &mut Writer, (max_contacts, min_gap), output_seconds: f64| {
+
+    fn save(&mut self) -> Result<(SavedOutputs, RunState), OutputError> {
         let state = RunState::Dry {
-            state: sim.state(),
-            max_contacts,
-            min_gap,
+            state: self.sim.state(),
+            max_contacts: self.max_contacts,
+            min_gap: self.min_gap,
         };
-        saver.save((sim.steps, sim.time), writer.saved()?, output_seconds, state)
-    };
-
-    for s in first..=steps {
-        if failure.is_some() {
-            break;
-        }
-        if control.stop_requested() {
-            failure = Some(case.interrupted(sim.steps, sim.time));
-            // The checkpoint, then the state the run stopped at ends the series and the rows.
-            let last = (|| {
-                save(sim, &mut writer, (max_contacts, min_gap), output_seconds)?;
-                if sim.steps % csv_every != 0 {
-                    writer.rows(sim, None)?;
-                }
-                if every > 0 && sim.steps % every != 0 {
-                    writer.snapshot(sim)?;
-                }
-                Ok::<(), OutputError>(())
-            })();
-            if let Err(e) = last {
-                failure = Some(e.into());
-            }
-            break;
-        }
-        for b in inflow::release(&mut inflows, sim) {
-            sim.insert(b);
-        }
-        if let Err(cause) = sim.step(dt).map(|()| {
-            sim.leave();
-        }) {
-            failure = Some(CaseError::Sim {
-                file: case.path.clone(),
-                cause: Box::new(cause),
-            });
-            break;
-        }
-        sim.time = s as f64 * dt;
-        max_contacts = max_contacts.max(sim.contact.contacts.len());
-        let range = sim.contact.model.range;
-        for c in sim.contact.contacts.iter().filter(|c| c.gap <= range) {
-            min_gap = Some(min_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
-        }
-        let t = Instant::now();
-        // The outputs due at this step, the checkpoint, then those due because the run ends
-        // here (which a longer run would not write: a run continued from the checkpoint drops
-        // them).
-        let written = (|| {
-            writer.exits(sim)?;
-            let (rows, snapshot) = (s % csv_every == 0, every > 0 && s % every == 0);
-            if rows {
-                writer.rows(sim, None)?;
-            }
-            if snapshot {
-                writer.snapshot(sim)?;
-            }
-            if checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
-                save(sim, &mut writer, (max_contacts, min_gap), output_seconds)?;
-            }
-            if s == steps && !rows {
-                writer.rows(sim, None)?;
-            }
-            if s == steps && every > 0 && !snapshot {
-                writer.snapshot(sim)?;
-            }
-            Ok::<(), OutputError>(())
-        })();
-        output_seconds += t.elapsed().as_secs_f64();
-        if let Err(e) = written {
-            failure = Some(e.into());
-        }
-        control.report(s, steps);
-    }
-    if let Err(e) = writer.finish() {
-        failure.get_or_insert(e.into());
+        let writer = self
+            .writer
+            .as_mut()
+            .expect("the outputs are opened before a checkpoint");
+        Ok((writer.saved()?, state))
     }
 
-    let times = sim.contact.times;
-    let summary = DrySummary {
-        run: RunHeader {
-            restarts,
-            ..RunHeader::new::<D>(case, failure.as_ref())
-        },
-        bodies: sim.bodies.len(),
-        traffic: Traffic::of(sim),
-        steps: sim.steps,
-        time: sim.time,
-        time_step: dt,
-        stable_time_step: sim.stable_time_step(),
-        law: sim.contact.model.law.name().into(),
-        broad_phase: sim.contact.broad_name().into(),
-        max_contacts,
-        min_gap,
-        final_speed: sim.bodies.iter().map(|b| b.velocity.norm()).fold(0.0, f64::max),
-        wall_seconds: spent.wall + setup_seconds + start.elapsed().as_secs_f64(),
-        seconds: DryPhaseSeconds {
-            setup: spent.setup + setup_seconds,
-            broad_phase: times.broad,
-            distance: times.distance,
-            forces: times.forces,
-            integration: sim.integration_seconds,
-            output: output_seconds,
-        },
-        contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
-        final_tilt: final_tilt(&sim.bodies, &sim.gravity),
-        final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
-    };
-    let written = crate::io::write_json(&out.join("summary.json"), &summary);
-    match (failure, written) {
-        (Some(e), _) => Err(e),
-        (None, Err(e)) => Err(e.into()),
-        (None, Ok(())) => Ok(summary),
+    fn finish(&mut self) -> Result<(), OutputError> {
+        self.writer.take().map_or(Ok(()), Writer::finish)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        let limit = self.sim.stable_time_step();
+        (self.dt > limit)
+            .then(|| {
+                format!(
+                    "time step {:e} exceeds the contact springs' stable step {limit:.3e} (2 √(m/k)); the run may \
+                     blow up: lower time.step or raise contact.stiffness",
+                    self.dt
+                )
+            })
+            .into_iter()
+            .collect()
+    }
+
+    fn summary(&self, run: RunSummary, seconds: Seconds) -> DrySummary {
+        let sim = &*self.sim;
+        let times = sim.contact.times;
+        DrySummary {
+            run,
+            bodies: sim.bodies.len(),
+            traffic: Traffic::of(sim),
+            stable_time_step: sim.stable_time_step(),
+            law: sim.contact.model.law.name().into(),
+            broad_phase: sim.contact.broad_name().into(),
+            max_contacts: self.max_contacts,
+            min_gap: self.min_gap,
+            final_speed: sim.bodies.iter().map(|b| b.velocity.norm()).fold(0.0, f64::max),
+            seconds: DryPhaseSeconds {
+                setup: seconds.setup,
+                broad_phase: times.broad,
+                distance: times.distance,
+                forces: times.forces,
+                integration: sim.integration_seconds,
+                output: seconds.output,
+            },
+            contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
+            final_tilt: final_tilt(&sim.bodies, &sim.gravity),
+            final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
+        }
+    }
+
+    fn report(s: &DrySummary) -> Vec<String> {
+        vec![format!(
+            "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase)",
+            s.run.header.case,
+            s.bodies,
+            s.run.steps,
+            shown(s.run.time),
+            s.run.wall_seconds,
+            s.contact_seconds_per_step * 1e3,
+            s.law,
+            s.broad_phase,
+        )]
     }
 }

@@ -14,9 +14,10 @@
 //! Files are written whole; a run that stops (a non-finite velocity, say) keeps every file and row
 //! written so far, and `summary.json` says `"status": "failed"` with the error.
 
-use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
-use super::control::{Control, Plan, RunHeader};
-use super::output::{prepare_output, step_count, SavedOutputs};
+use super::checkpoint::{self, Kind, RunState};
+use super::control::{Control, Notice, RunHeader};
+use super::output::SavedOutputs;
+use super::run::{conclude, drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
 use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExpr, SchemeSpec, SolverSpec};
 use super::{Case, CaseError};
 use crate::expr::Expr;
@@ -26,7 +27,7 @@ use crate::fluid::{
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::linalg::SpdMethod;
-use crate::math::{Point, Vector};
+use crate::math::{shown, Point, Vector};
 use crate::mesh::SimplexMesh;
 use crate::sim::{BodyBoundary, Following};
 use serde::{Deserialize, Serialize};
@@ -137,9 +138,9 @@ pub struct FlowSeconds {
 /// What `summary.json` holds for a fluid case.
 #[derive(Debug, Clone, Serialize)]
 pub struct FlowSummary {
-    /// The case, how the run ended, the error.
+    /// The case, how the run ended, steps, time, warnings.
     #[serde(flatten)]
-    pub run: RunHeader,
+    pub run: RunSummary,
     /// `"steady"` or `"unsteady"`.
     pub mode: String,
     /// Mesh cells.
@@ -153,12 +154,6 @@ pub struct FlowSummary {
     pub pressure_unknowns: usize,
     /// Newton iterations (steady).
     pub newton_iterations: Option<usize>,
-    /// Steps done (unsteady).
-    pub steps: usize,
-    /// Time reached.
-    pub time: f64,
-    /// `Δt` (unsteady).
-    pub time_step: Option<f64>,
     /// The force on the reported marker (final).
     pub force: Option<Vec<f64>>,
     /// `2 F_x/(ρ U² L)` (final).
@@ -174,8 +169,6 @@ pub struct FlowSummary {
     /// Unsteady: `f L / U` with `f` the lift's frequency over the last half of the run (from its
     /// upward crossings of its mean; at least three needed).
     pub strouhal_number: Option<f64>,
-    /// Wall-clock seconds of the whole run.
-    pub wall_seconds: f64,
     /// Seconds per phase.
     pub seconds: FlowSeconds,
     /// Unsteady: assembly and solve seconds per step.
@@ -480,91 +473,89 @@ impl<const D: usize> FlowCase<D> {
     }
 }
 
-/// Runs a fluid case, writing into `out` (prepared by [`super::prepare_output`]); `control`
-/// reports progress and may stop an unsteady run at the end of a step. A run that fails or is
-/// stopped writes what it computed and its `summary.json`, and returns the error.
+/// Runs the fluid case `flow` (built from `case`), writing into `out`, as [`super::run`] runs a
+/// flow it builds itself (`control.setup_seconds`: the seconds the build took); `control` reports
+/// progress and may stop an unsteady run at the end of a step.
 pub fn run_flow<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
     mut control: Control<'_>,
 ) -> Result<FlowSummary, CaseError> {
-    let start = Instant::now();
-    let setup_seconds = control.setup_seconds;
     if control.restart && flow.steady {
-        return Err(CaseError::Refused {
-            file: case.path.clone(),
-            message: "a steady flow is one solve and writes no checkpoint: run it again".into(),
-        });
+        return Err(steady_restart(case));
     }
-    // A checkpoint that does not fit is refused before anything in `out` changes.
-    let checkpoint = if control.restart {
-        let time = case.time()?;
-        let steps = step_count(time.end, time.step);
-        Some(checkpoint::open(out, case, (D, time.step, steps), Kind::Flow)?)
-    } else {
-        prepare_output(out, &RunHeader::running::<D>(case))?;
-        None
+    let output = Output::open::<D>(case, out, Kind::Flow, &mut control)?;
+    run_opened(case, flow, output, control).map(|(summary, _)| summary)
+}
+
+/// [`super::run`]'s flow without bodies in dimension `D`: the directory made ready, the flow
+/// built, solved or stepped.
+pub(super) fn run<const D: usize>(case: &Case, out: &Path, mut control: Control<'_>) -> Result<Finished, CaseError> {
+    if control.restart && case.file.fluid.as_ref().and_then(|f| f.steady).unwrap_or(false) {
+        return Err(steady_restart(case));
+    }
+    let output = Output::open::<D>(case, out, Kind::Flow, &mut control)?;
+    let (flow, setup) = match timed(|| case.build_flow::<D>()) {
+        Ok(built) => built,
+        Err(e) => return output.fail(case, e),
     };
-    let mut seconds = FlowSeconds {
-        setup: setup_seconds,
-        ..FlowSeconds::default()
-    };
-    let mut summary = FlowSummary {
-        run: RunHeader::running::<D>(case),
-        mode: if flow.steady { "steady" } else { "unsteady" }.into(),
-        cells: flow.mesh.num_cells(),
-        velocity_unknowns: D * flow.space.len(),
-        linear_solvers: None,
-        pressure_unknowns: flow.mesh.num_points(),
-        newton_iterations: None,
-        steps: 0,
-        time: 0.0,
-        time_step: None,
-        force: None,
-        drag_coefficient: None,
-        lift_coefficient: None,
-        pressure_difference: None,
-        drag_coefficient_max: None,
-        lift_coefficient_max: None,
-        strouhal_number: None,
-        wall_seconds: 0.0,
-        seconds: FlowSeconds::default(),
-        seconds_per_step: None,
-    };
-    let restarting = checkpoint.is_some();
-    let mut series = PvdSeries::new(out.join("flow.pvd"));
-    let result = if flow.steady {
-        run_steady(case, flow, out, &mut series, &mut summary, &mut seconds)
-    } else {
-        run_unsteady(
-            case,
-            flow,
-            (out, checkpoint),
-            &mut series,
-            &mut summary,
-            &mut seconds,
-            &mut control,
-        )
-    };
-    let result = match result {
-        // Refused before the outputs changed (a state that does not fit the mesh, say): the
-        // earlier run's files, its summary included, stay as they were.
-        Err(e) if restarting && summary.run.restarts == 0 => return Err(e),
-        result => result,
-    };
-    summary.run = RunHeader {
-        restarts: summary.run.restarts,
-        ..RunHeader::new::<D>(case, result.as_ref().err())
-    };
-    // Unsteady runs continued from a checkpoint have added the earlier processes' seconds.
-    summary.wall_seconds += setup_seconds + start.elapsed().as_secs_f64();
-    summary.seconds = seconds;
-    let written = crate::io::write_json(&out.join("summary.json"), &summary);
-    match (result, written) {
-        (Err(e), _) => Err(e),
-        (Ok(()), Err(e)) => Err(e.into()),
-        (Ok(()), Ok(())) => Ok(summary),
+    control.setup_seconds += setup;
+    let (summary, report) = run_opened(case, &flow, output, control)?;
+    Ok(Finished {
+        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
+        report,
+    })
+}
+
+/// The refusal to continue a steady flow.
+fn steady_restart(case: &Case) -> CaseError {
+    CaseError::Refused {
+        file: case.path.clone(),
+        message: "a steady flow is one solve and writes no checkpoint: run it again".into(),
+    }
+}
+
+/// Solves or steps `flow` into `output`.
+fn run_opened<const D: usize>(
+    case: &Case,
+    flow: &FlowCase<D>,
+    output: Output<'_>,
+    mut control: Control<'_>,
+) -> Result<(FlowSummary, Vec<String>), CaseError> {
+    if flow.steady {
+        for note in case.take_notes() {
+            control.tell(Notice::Note(note));
+        }
+        let summary = run_steady(case, flow, output.dir, control.setup_seconds)?;
+        let report = FlowRun::<D>::report(&summary);
+        return Ok((summary, report));
+    }
+    let out = output.dir;
+    drive(case, output, control, || FlowRun::new(case, flow, out))
+}
+
+impl<const D: usize> FlowCase<D> {
+    /// The summary of this flow's run before its numbers: the mode and the sizes.
+    fn summary(&self, run: RunSummary, seconds: FlowSeconds) -> FlowSummary {
+        FlowSummary {
+            run,
+            mode: if self.steady { "steady" } else { "unsteady" }.into(),
+            cells: self.mesh.num_cells(),
+            velocity_unknowns: D * self.space.len(),
+            linear_solvers: None,
+            pressure_unknowns: self.mesh.num_points(),
+            newton_iterations: None,
+            force: None,
+            drag_coefficient: None,
+            lift_coefficient: None,
+            pressure_difference: None,
+            drag_coefficient_max: None,
+            lift_coefficient_max: None,
+            strouhal_number: None,
+            seconds,
+            seconds_per_step: None,
+        }
     }
 }
 
@@ -575,257 +566,284 @@ fn record<const D: usize>(summary: &mut FlowSummary, m: &Measured<D>, has_force:
     summary.pressure_difference = m.pressure_difference;
 }
 
+/// Solves the steady `flow` (Newton) and writes it into `out`, the case built in `setup_seconds`.
 fn run_steady<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
     out: &Path,
-    series: &mut PvdSeries,
-    summary: &mut FlowSummary,
-    seconds: &mut FlowSeconds,
-) -> Result<(), CaseError> {
-    let t = Instant::now();
-    let g = flow.gravity;
-    let problem = SteadyProblem {
-        viscosity: flow.nu,
-        force: &|_: &Point<D>| g,
-        boundary: &flow.boundary,
-        convection: flow.convection != Convection::Off,
+    setup_seconds: f64,
+) -> Result<FlowSummary, CaseError> {
+    let start = Instant::now();
+    let mut seconds = FlowSeconds {
+        setup: setup_seconds,
+        ..FlowSeconds::default()
     };
-    let (solution, iterations) =
-        solve_steady(&flow.mesh, &flow.space, &problem, 1e-10, 30).map_err(|e| case.fluid_error(e))?;
-    seconds.assembly = t.elapsed().as_secs_f64();
-    summary.newton_iterations = Some(iterations);
-    let t = Instant::now();
-    let m = flow.measure(&solution, None);
-    record(summary, &m, flow.report.marker.is_some());
-    seconds.report = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let name = "flow_000000.vtu";
-    flow.write_flow(&out.join(name), &solution)?;
-    series.push(0.0, name)?;
-    seconds.output = t.elapsed().as_secs_f64();
-    Ok(())
+    let mut newton_iterations = None;
+    let mut measured = None;
+    let mut series = PvdSeries::new(out.join("flow.pvd"));
+    let result = (|| {
+        let t = Instant::now();
+        let g = flow.gravity;
+        let problem = SteadyProblem {
+            viscosity: flow.nu,
+            force: &|_: &Point<D>| g,
+            boundary: &flow.boundary,
+            convection: flow.convection != Convection::Off,
+        };
+        let (solution, iterations) =
+            solve_steady(&flow.mesh, &flow.space, &problem, 1e-10, 30).map_err(|e| case.fluid_error(e))?;
+        seconds.assembly = t.elapsed().as_secs_f64();
+        newton_iterations = Some(iterations);
+        let t = Instant::now();
+        measured = Some(flow.measure(&solution, None));
+        seconds.report = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let name = "flow_000000.vtu";
+        flow.write_flow(&out.join(name), &solution)?;
+        series.push(0.0, name)?;
+        seconds.output = t.elapsed().as_secs_f64();
+        Ok::<(), CaseError>(())
+    })();
+    let mut header = RunHeader::running::<D>(case);
+    header.conclude(result.as_ref().err());
+    let run = RunSummary {
+        header,
+        steps: 0,
+        time: 0.0,
+        time_step: None,
+        wall_seconds: setup_seconds + start.elapsed().as_secs_f64(),
+        warnings: Vec::new(),
+    };
+    let mut summary = flow.summary(run, seconds);
+    summary.newton_iterations = newton_iterations;
+    if let Some(m) = &measured {
+        record(&mut summary, m, flow.report.marker.is_some());
+    }
+    conclude(out, summary, result.err())
 }
 
-/// Steps an unsteady flow, from the start or from `checkpoint` (which `out` holds), writing the
-/// series, `fluid.csv` and checkpoints. As for bodies in a fluid, a checkpoint is taken after
-/// the outputs due at its step and before those written only because the run ends or stops
-/// there (a longer run would not write them; the continued run cuts them off).
-fn run_unsteady<const D: usize>(
-    case: &Case,
-    flow: &FlowCase<D>,
-    (out, checkpoint): (&Path, Option<checkpoint::Checkpoint>),
-    series: &mut PvdSeries,
-    summary: &mut FlowSummary,
-    seconds: &mut FlowSeconds,
-    control: &mut Control<'_>,
-) -> Result<(), CaseError> {
-    let start = Instant::now();
-    let time = case.time()?;
-    let (dt, steps) = (time.step, step_count(time.end, time.step));
-    summary.time_step = Some(dt);
-    let output = case.file.output.clone().unwrap_or_default();
-    let every = output.every.unwrap_or((steps / 100).max(1));
-    let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
-    let mut stepper = flow.stepper(case, dt, None)?;
-    seconds.setup += stepper.seconds.setup;
-    summary.linear_solvers = Some(stepper.solvers());
-    let reporting = flow.report.marker.is_some() || flow.report.pressure_points.is_some();
-    let mut acceleration = vec![Vector::<D>::zeros(); flow.space.len()];
-    let g = flow.gravity;
+/// An unsteady flow in progress: the stepper, the reported history, `fluid.csv` and the series.
+struct FlowRun<'a, const D: usize> {
+    case: &'a Case,
+    flow: &'a FlowCase<D>,
+    out: &'a Path,
+    stepper: Unsteady<D>,
+    /// Whether the case reports forces or pressures (`fluid.csv`).
+    reporting: bool,
+    acceleration: Vec<Vector<D>>,
+    csv: Option<Csv>,
+    series: PvdSeries,
+    /// The values reported at every step.
+    history: Vec<(f64, Measured<D>)>,
+    /// Seconds of the stepper's set-up (this process).
+    setup: f64,
+    /// Seconds assembling, solving and reporting of the earlier processes.
+    earlier: [f64; 3],
+    /// Seconds reporting in this process.
+    report_seconds: f64,
+}
 
-    let write = |stepper: &Unsteady<D>, series: &mut PvdSeries| -> Result<(), OutputError> {
-        let name = format!("flow_{:06}.vtu", stepper.steps);
-        flow.write_flow(&out.join(&name), &stepper.flow)?;
-        series.push(stepper.time, &name)
-    };
-    let mut failure: Option<CaseError> = None;
-    let (mut csv, mut history, first, spent, earlier, restarts) = match checkpoint {
-        Some(checkpoint) => {
-            let RunState::Flow {
-                state,
-                history,
-                seconds: earlier,
-            } = &checkpoint.run
-            else {
-                return Err(checkpoint::unfit(out, "it is not of a flow without bodies").into());
-            };
-            stepper.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
-            let history = history
-                .iter()
-                .map(Reported::measured::<D>)
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| checkpoint::unfit(out, format!("its reported forces are not of dimension {D}")))?;
-            checkpoint.trim(out)?;
-            // From here on the outputs are the continued run's (the summary says it restarted).
-            summary.run.restarts = checkpoint.restarts + 1;
-            let entries = checkpoint.outputs.series.iter().find(|(name, _)| name == "flow.pvd");
-            if let Some((_, entries)) = entries {
-                *series = PvdSeries::restored(out.join("flow.pvd"), entries.clone())?;
-            }
-            let csv = if reporting {
-                Some(Csv::resume(out, checkpoint.outputs.csv_bytes)?)
-            } else {
-                None
-            };
-            (
-                csv,
-                history,
-                checkpoint.step + 1,
-                checkpoint.spent,
-                *earlier,
-                checkpoint.restarts + 1,
-            )
-        }
-        None => {
-            let csv = if reporting { Some(Csv::new(out, D)?) } else { None };
-            let t = Instant::now();
-            if every > 0 {
-                failure = write(&stepper, series).err().map(CaseError::from);
-            }
-            let spent = SpentSeconds {
-                output: t.elapsed().as_secs_f64(),
-                ..SpentSeconds::default()
-            };
-            (csv, Vec::new(), 1, spent, [0.0; 3], 0)
-        }
-    };
-    seconds.setup += spent.setup;
-    seconds.output += spent.output;
-    if failure.is_none() {
-        // A `fluid.csv` row: the time, the force and three coefficients, about 24 bytes each.
-        let row_bytes = if reporting { 24.0 * (D + 4) as f64 } else { 0.0 };
-        let plan = Plan::new((steps + 1 - first, dt, time.end), (every, csv_every), out, row_bytes);
-        failure = control.approve(case, &plan).err();
+impl<'a, const D: usize> FlowRun<'a, D> {
+    fn new(case: &'a Case, flow: &'a FlowCase<D>, out: &'a Path) -> Result<Self, CaseError> {
+        let dt = case.time()?.step;
+        let stepper = flow.stepper(case, dt, None)?;
+        Ok(FlowRun {
+            case,
+            flow,
+            out,
+            setup: stepper.seconds.setup,
+            reporting: flow.report.marker.is_some() || flow.report.pressure_points.is_some(),
+            acceleration: vec![Vector::<D>::zeros(); flow.space.len()],
+            csv: None,
+            series: PvdSeries::new(out.join("flow.pvd")),
+            history: Vec::new(),
+            stepper,
+            earlier: [0.0; 3],
+            report_seconds: 0.0,
+        })
     }
-    let saver = Saver {
-        restarts,
-        spent,
-        before_start: control.setup_seconds,
-        setup: seconds.setup - spent.setup,
-        ..Saver::of::<D>(case, out, dt, start)
-    };
-    let phases = |stepper: &Unsteady<D>, report: f64| {
+
+    /// Seconds assembling, solving and reporting, all processes.
+    fn phases(&self) -> [f64; 3] {
         [
-            earlier[0] + stepper.seconds.assembly,
-            earlier[1] + stepper.seconds.solve,
-            earlier[2] + report,
+            self.earlier[0] + self.stepper.seconds.assembly,
+            self.earlier[1] + self.stepper.seconds.solve,
+            self.earlier[2] + self.report_seconds,
         ]
-    };
-    // The checkpoint of the state now, with the outputs as they stand.
-    let save = |stepper: &Unsteady<D>,
-                csv: &mut Option<Csv>,
-                series: &PvdSeries,
-                history: &[(f64, Measured<D>)],
-                (report, output): (f64, f64)|
-     -> Result<(), OutputError> {
-        let csv_bytes = match csv {
+    }
+}
+
+impl<const D: usize> Stepper for FlowRun<'_, D> {
+    type Summary = FlowSummary;
+
+    fn at(&self) -> (usize, f64) {
+        (self.stepper.steps, self.stepper.time)
+    }
+
+    fn start(&mut self) -> Result<(), OutputError> {
+        if self.reporting {
+            self.csv = Some(Csv::new(self.out, D)?);
+        }
+        Ok(())
+    }
+
+    fn restore(&mut self, run: &RunState) -> Result<(), CaseError> {
+        let out = self.out;
+        let RunState::Flow {
+            state,
+            history,
+            seconds,
+        } = run
+        else {
+            return Err(checkpoint::unfit(out, "it is not of a flow without bodies").into());
+        };
+        self.stepper.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
+        self.history = history
+            .iter()
+            .map(Reported::measured::<D>)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| checkpoint::unfit(out, format!("its reported forces are not of dimension {D}")))?;
+        self.earlier = *seconds;
+        Ok(())
+    }
+
+    fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
+        if let Some((_, entries)) = saved.series.iter().find(|(name, _)| name == "flow.pvd") {
+            self.series = PvdSeries::restored(self.out.join("flow.pvd"), entries.clone())?;
+        }
+        if self.reporting {
+            self.csv = Some(Csv::resume(self.out, saved.csv_bytes)?);
+        }
+        Ok(())
+    }
+
+    fn row_bytes(&self) -> f64 {
+        // A `fluid.csv` row: the time, the force and three coefficients, about 24 bytes each.
+        if self.reporting {
+            24.0 * (D + 4) as f64
+        } else {
+            0.0
+        }
+    }
+
+    fn step(&mut self, _: usize) -> Result<(), CaseError> {
+        let g = self.flow.gravity;
+        self.stepper
+            .step(&self.flow.mesh, &|_: &Point<D>, _| g)
+            .map_err(|e| self.case.fluid_error(e))?;
+        if self.reporting {
+            let t = Instant::now();
+            self.stepper.acceleration(&mut self.acceleration);
+            let measured = self.flow.measure(&self.stepper.flow, Some(&self.acceleration));
+            self.history.push((self.stepper.time, measured));
+            self.report_seconds += t.elapsed().as_secs_f64();
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, row: bool, snapshot: bool) -> Result<(), OutputError> {
+        if let (true, Some(csv), Some((time, m))) = (row, &mut self.csv, self.history.last()) {
+            csv.row(*time, m)?;
+        }
+        if snapshot {
+            let name = format!("flow_{:06}.vtu", self.stepper.steps);
+            self.flow.write_flow(&self.out.join(&name), &self.stepper.flow)?;
+            self.series.push(self.stepper.time, &name)?;
+        }
+        Ok(())
+    }
+
+    fn save(&mut self) -> Result<(SavedOutputs, RunState), OutputError> {
+        let csv_bytes = match &mut self.csv {
             Some(csv) => csv.written()?,
             None => 0,
         };
         let outputs = SavedOutputs {
             csv_bytes,
             rows: 0,
-            series: vec![("flow.pvd".into(), series.entries().to_vec())],
+            series: vec![("flow.pvd".into(), self.series.entries().to_vec())],
             body_ids: Vec::new(),
         };
         let state = RunState::Flow {
-            state: Box::new(stepper.state()),
-            history: history.iter().map(Reported::of).collect(),
-            seconds: phases(stepper, report),
+            state: Box::new(self.stepper.state()),
+            history: self.history.iter().map(Reported::of).collect(),
+            seconds: self.phases(),
         };
-        saver.save((stepper.steps, stepper.time), outputs, output, state)
-    };
-    // The row and the snapshot of the step just done, as `(row, snapshot)` says.
-    let outputs = |stepper: &Unsteady<D>,
-                   csv: &mut Option<Csv>,
-                   series: &mut PvdSeries,
-                   history: &[(f64, Measured<D>)],
-                   (row, snapshot): (bool, bool)|
-     -> Result<(), OutputError> {
-        if let (true, Some(csv), Some((time, m))) = (row, csv, history.last()) {
-            csv.row(*time, m)?;
-        }
-        if snapshot {
-            write(stepper, series)?;
-        }
-        Ok(())
-    };
-    let mut report_seconds = 0.0;
-    for s in first..=steps {
-        if failure.is_some() {
-            break;
-        }
-        if control.stop_requested() {
-            let done = stepper.steps;
-            // The checkpoint, then the state the run stopped at ends the series and the rows.
-            let t = Instant::now();
-            let due = (done % csv_every != 0, every > 0 && done % every != 0);
-            let last = save(&stepper, &mut csv, series, &history, (report_seconds, seconds.output))
-                .and_then(|()| outputs(&stepper, &mut csv, series, &history, due));
-            seconds.output += t.elapsed().as_secs_f64();
-            failure = Some(
-                last.err()
-                    .map_or_else(|| case.interrupted(done, stepper.time), CaseError::from),
-            );
-            break;
-        }
-        if let Err(e) = stepper.step(&flow.mesh, &|_: &Point<D>, _| g) {
-            failure = Some(case.fluid_error(e));
-            break;
-        }
-        if reporting {
-            let t = Instant::now();
-            stepper.acceleration(&mut acceleration);
-            history.push((stepper.time, flow.measure(&stepper.flow, Some(&acceleration))));
-            report_seconds += t.elapsed().as_secs_f64();
-        }
-        let t = Instant::now();
-        let (row, snapshot) = (s % csv_every == 0, every > 0 && s % every == 0);
-        let mut written = outputs(&stepper, &mut csv, series, &history, (row, snapshot));
-        if written.is_ok() && checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
-            let output = seconds.output + t.elapsed().as_secs_f64();
-            written = save(&stepper, &mut csv, series, &history, (report_seconds, output));
-        }
-        if written.is_ok() && s == steps {
-            written = outputs(&stepper, &mut csv, series, &history, (!row, every > 0 && !snapshot));
-        }
-        seconds.output += t.elapsed().as_secs_f64();
-        if let Err(e) = written {
-            failure = Some(e.into());
-        }
-        control.report(s, steps);
+        Ok((outputs, state))
     }
-    if let Some(Err(e)) = csv.map(Csv::finish) {
-        failure.get_or_insert(e.into());
+
+    fn finish(&mut self) -> Result<(), OutputError> {
+        self.csv.take().map_or(Ok(()), Csv::finish)
     }
-    [seconds.assembly, seconds.solve, seconds.report] = phases(&stepper, report_seconds);
-    summary.wall_seconds = spent.wall;
-    summary.steps = stepper.steps;
-    summary.time = stepper.time;
-    summary.seconds_per_step = Some((seconds.assembly + seconds.solve) / stepper.steps.max(1) as f64);
-    if let Some((_, last)) = history.last() {
-        record(summary, last, flow.report.marker.is_some());
-        let half = &history[history.len() / 2..];
-        let max = |f: fn(&Measured<D>) -> Option<f64>| {
-            half.iter()
-                .filter_map(|(_, m)| f(m))
-                .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))
+
+    fn summary(&self, run: RunSummary, seconds: Seconds) -> FlowSummary {
+        let [assembly, solve, report] = self.phases();
+        let seconds = FlowSeconds {
+            setup: seconds.setup + self.setup,
+            assembly,
+            solve,
+            report,
+            output: seconds.output,
         };
-        summary.drag_coefficient_max = max(|m| m.drag_coefficient);
-        summary.lift_coefficient_max = max(|m| m.lift_coefficient);
-        if let Some((u, l)) = flow.report.reference {
-            let lift: Vec<(f64, f64)> = half
-                .iter()
-                .filter_map(|(t, m)| Some((*t, m.lift_coefficient?)))
-                .collect();
-            summary.strouhal_number = frequency(&lift).map(|f| f * l / u);
+        let steps = self.stepper.steps;
+        let mut summary = self.flow.summary(run, seconds);
+        summary.linear_solvers = Some(self.stepper.solvers());
+        summary.seconds_per_step = Some((assembly + solve) / steps.max(1) as f64);
+        if let Some((_, last)) = self.history.last() {
+            record(&mut summary, last, self.flow.report.marker.is_some());
+            let half = &self.history[self.history.len() / 2..];
+            let max = |f: fn(&Measured<D>) -> Option<f64>| {
+                half.iter()
+                    .filter_map(|(_, m)| f(m))
+                    .fold(None, |a: Option<f64>, x| Some(a.map_or(x, |a| a.max(x))))
+            };
+            summary.drag_coefficient_max = max(|m| m.drag_coefficient);
+            summary.lift_coefficient_max = max(|m| m.lift_coefficient);
+            if let Some((u, l)) = self.flow.report.reference {
+                let lift: Vec<(f64, f64)> = half
+                    .iter()
+                    .filter_map(|(t, m)| Some((*t, m.lift_coefficient?)))
+                    .collect();
+                summary.strouhal_number = frequency(&lift).map(|f| f * l / u);
+            }
         }
+        summary
     }
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(()),
+
+    fn report(s: &FlowSummary) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{}: {} flow, {} cells, {} unknowns, {:.2} s",
+            s.run.header.case,
+            s.mode,
+            s.cells,
+            s.velocity_unknowns + s.pressure_unknowns,
+            s.run.wall_seconds,
+        )];
+        if let Some(k) = s.newton_iterations {
+            lines.push(format!("  {k} Newton iterations"));
+        }
+        if s.mode == "unsteady" {
+            lines.push(format!(
+                "  {} steps to t = {}, {:.1} ms per step",
+                s.run.steps,
+                shown(s.run.time),
+                s.seconds_per_step.unwrap_or(0.0) * 1e3
+            ));
+        }
+        let values = [
+            ("drag_coefficient", s.drag_coefficient),
+            ("lift_coefficient", s.lift_coefficient),
+            ("pressure_difference", s.pressure_difference),
+            ("drag_coefficient_max", s.drag_coefficient_max),
+            ("lift_coefficient_max", s.lift_coefficient_max),
+            ("strouhal_number", s.strouhal_number),
+        ];
+        lines.extend(
+            values
+                .into_iter()
+                .filter_map(|(name, x)| x.map(|x| format!("  {name:<20} {x:.8}"))),
+        );
+        lines
     }
 }
 

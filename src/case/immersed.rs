@@ -13,21 +13,21 @@
 //!
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
-use super::checkpoint::{self, Kind, RunState, Saver, SpentSeconds};
-use super::control::{Control, Plan, RunHeader};
+use super::checkpoint::{self, Kind, RunState};
+use super::control::Control;
 use super::fluid::FlowCase;
-use super::inflow;
-use super::output::{body_row_bytes, final_tilt, prepare_output, step_count, FinalBody, Traffic, Writer};
+use super::inflow::{self, Inflow};
+use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
+use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::WALL;
 use crate::fluid::{Convection, Scheme, Solvers};
 use crate::io::{plot_curves, Curve, OutputError};
-use crate::math::Vector;
+use crate::math::{shown, Vector};
 use crate::sim::{substeps_for, Immersed, ImmersedOptions, Simulation};
 use serde::Serialize;
 use std::path::Path;
-use std::time::Instant;
 
 /// Seconds per phase of a run of bodies in a fluid.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -47,9 +47,9 @@ pub struct ImmersedPhaseSeconds {
 /// What `summary.json` holds for a case of bodies in a fluid.
 #[derive(Debug, Clone, Serialize)]
 pub struct ImmersedSummary {
-    /// The case, how the run ended, the error.
+    /// The case, how the run ended, steps, time, warnings.
     #[serde(flatten)]
-    pub run: RunHeader,
+    pub run: RunSummary,
     /// `"immersed"`.
     pub mode: String,
     /// Mesh cells.
@@ -64,12 +64,6 @@ pub struct ImmersedSummary {
     /// Bodies that entered and left.
     #[serde(flatten)]
     pub traffic: Traffic,
-    /// Steps done.
-    pub steps: usize,
-    /// Time reached.
-    pub time: f64,
-    /// `Δt`.
-    pub time_step: f64,
     /// Body sub-steps per fluid step (from the contact stiffness).
     pub substeps: usize,
     /// Mean conjugate-gradient iterations of the rigidity constraint per step.
@@ -96,10 +90,6 @@ pub struct ImmersedSummary {
     pub max_cfl: f64,
     /// The largest `|U| Δt / h` of a body over the run: how far, in cells, a body moves per step.
     pub max_body_cfl: f64,
-    /// Warnings (time step too large for the flow).
-    pub warnings: Vec<String>,
-    /// Seconds since the start.
-    pub wall_seconds: f64,
     /// Per phase.
     pub seconds: ImmersedPhaseSeconds,
     /// The largest tilt of a body's first axis from level at the end (radians, see
@@ -251,10 +241,9 @@ impl Extremes {
     }
 }
 
-/// Runs the bodies of `case` in the fluid `flow`, writing into `out` (prepared by
-/// [`super::prepare_output`]); `control` reports progress and may stop the run at the end of a
-/// step. A run that fails or is stopped writes what it computed and its `summary.json`, and
-/// returns the error.
+/// Runs the bodies of `case` in the fluid `flow` (built from `case`), writing into `out`, as
+/// [`super::run`] runs a case it builds itself (`control.setup_seconds`: the seconds the flow's
+/// build took); `control` reports progress and may stop the run at the end of a step.
 pub fn run_immersed<const D: usize>(
     case: &Case,
     flow: &FlowCase<D>,
@@ -264,72 +253,172 @@ pub fn run_immersed<const D: usize>(
 where
     Dim<D>: Kinematics<D>,
 {
-    let start = Instant::now();
-    if flow.steady {
-        return Err(case.invalid(
-            "fluid.steady",
-            "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
-        ));
-    }
-    if flow.scheme == Scheme::Monolithic {
-        return Err(case.invalid(
-            "fluid.scheme",
-            "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
-             [[bodies]] needs scheme = \"pressure-correction\" (the default)",
-        ));
-    }
-    let time = case.time()?;
-    let (dt, steps) = (time.step, step_count(time.end, time.step));
-    let output = case.file.output.clone().unwrap_or_default();
-    let every = output.every.unwrap_or((steps / 100).max(1));
-    let csv_every = output.csv_every.unwrap_or(1).max(1);
-    let checkpoint_every = output.checkpoint_every.unwrap_or(0);
-    let checkpoint = if control.restart {
-        Some(checkpoint::open(out, case, (D, dt, steps), Kind::Immersed)?)
-    } else {
-        prepare_output(out, &RunHeader::running::<D>(case))?;
-        None
-    };
-    let case_setup_seconds = control.setup_seconds;
+    flow.check_for_bodies(case)?;
+    let output = Output::open::<D>(case, out, Kind::Immersed, &mut control)?;
+    drive(case, output, control, || ImmersedRun::new(case, flow, out)).map(|(summary, _)| summary)
+}
 
-    let setup = Instant::now();
-    let (mut sim, mut inflows) = case.parts::<D>()?;
-    sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
-    let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;
-    let sim_error = |cause| CaseError::Sim {
-        file: case.path.clone(),
-        cause: Box::new(cause),
+/// [`super::run`]'s bodies in a fluid in dimension `D`: the directory made ready, the flow and
+/// the bodies built, run.
+pub(super) fn run<const D: usize>(case: &Case, out: &Path, mut control: Control<'_>) -> Result<Finished, CaseError>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let output = Output::open::<D>(case, out, Kind::Immersed, &mut control)?;
+    let (flow, setup) = match timed(|| case.build_flow::<D>()).and_then(|(flow, t)| {
+        flow.check_for_bodies(case)?;
+        Ok((flow, t))
+    }) {
+        Ok(built) => built,
+        Err(e) => return output.fail(case, e),
     };
-    // The contact's sub-steps suit the bodies to come too.
-    let stable = inflows
-        .iter()
-        .map(|i| sim.stable_time_step_of(i.template()))
-        .fold(sim.stable_time_step(), f64::min);
-    let options = ImmersedOptions {
-        boundary: flow.body_boundary,
-        substeps: substeps_for(dt, stable),
-        ..ImmersedOptions::new(flow.density)
-    };
-    let mut immersed = Immersed::new(fluid, sim, options).map_err(sim_error)?;
-    let setup_seconds = case_setup_seconds + setup.elapsed().as_secs_f64();
-    let h_min = (0..flow.mesh.num_cells() as u32)
-        .map(|c| {
-            let p = flow.mesh.cell_points(c);
-            (0..=D)
-                .flat_map(|a| (a + 1..=D).map(move |b| (a, b)))
-                .map(|(a, b)| (p[a] - p[b]).norm())
-                .fold(f64::INFINITY, f64::min)
+    control.setup_seconds += setup;
+    let (summary, report) = drive(case, output, control, || ImmersedRun::new(case, &flow, out))?;
+    Ok(Finished {
+        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
+        report,
+    })
+}
+
+impl<const D: usize> FlowCase<D> {
+    /// Refuses a flow that bodies cannot move in: a steady one, or the monolithic scheme.
+    fn check_for_bodies(&self, case: &Case) -> Result<(), CaseError> {
+        if self.steady {
+            return Err(case.invalid(
+                "fluid.steady",
+                "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
+            ));
+        }
+        if self.scheme == Scheme::Monolithic {
+            return Err(case.invalid(
+                "fluid.scheme",
+                "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
+                 [[bodies]] needs scheme = \"pressure-correction\" (the default)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Bodies in a fluid in progress: the coupling, the bodies still to enter, the files, the
+/// history the plots draw and the summary's extremes.
+struct ImmersedRun<'a, const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
+    case: &'a Case,
+    flow: &'a FlowCase<D>,
+    out: &'a Path,
+    immersed: Immersed<D>,
+    inflows: Vec<Inflow<D>>,
+    writer: Option<Writer>,
+    history: History<D>,
+    extremes: Extremes,
+    /// `Δt`.
+    dt: f64,
+    /// The mesh's smallest cell edge.
+    h_min: f64,
+}
+
+impl<'a, const D: usize> ImmersedRun<'a, D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    fn new(case: &'a Case, flow: &'a FlowCase<D>, out: &'a Path) -> Result<Self, CaseError> {
+        let dt = case.time()?.step;
+        let (mut sim, inflows) = case.parts::<D>()?;
+        sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
+        let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;
+        // The contact's sub-steps suit the bodies to come too.
+        let stable = inflows
+            .iter()
+            .map(|i| sim.stable_time_step_of(i.template()))
+            .fold(sim.stable_time_step(), f64::min);
+        let options = ImmersedOptions {
+            boundary: flow.body_boundary,
+            substeps: substeps_for(dt, stable),
+            ..ImmersedOptions::new(flow.density)
+        };
+        let immersed = Immersed::new(fluid, sim, options).map_err(|cause| case.sim_error(cause))?;
+        let h_min = flow.mesh.shortest_edge();
+        Ok(ImmersedRun {
+            case,
+            flow,
+            out,
+            immersed,
+            inflows,
+            writer: None,
+            history: History::default(),
+            extremes: Extremes::default(),
+            dt,
+            h_min,
         })
-        .fold(f64::INFINITY, f64::min);
-    let mu = flow.nu * flow.density;
+    }
+}
 
-    let write = |c: &Immersed<D>,
-                 writer: &mut Writer,
-                 history: &mut History<D>,
-                 output_seconds: &mut f64,
-                 (rows, snapshot): (bool, bool)|
-     -> Result<(), OutputError> {
-        let t = Instant::now();
+impl<const D: usize> Stepper for ImmersedRun<'_, D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    type Summary = ImmersedSummary;
+    const ROWS_AT_SNAPSHOTS: bool = true;
+
+    fn at(&self) -> (usize, f64) {
+        (self.immersed.bodies.steps, self.immersed.bodies.time)
+    }
+
+    fn start(&mut self) -> Result<(), OutputError> {
+        self.writer = Some(Writer::new(self.out, "flow.pvd", false)?);
+        Ok(())
+    }
+
+    fn restore(&mut self, run: &RunState) -> Result<(), CaseError> {
+        let out = self.out;
+        let RunState::Immersed { state, extremes } = run else {
+            return Err(checkpoint::unfit(out, "it is not of a run in a fluid").into());
+        };
+        inflow::resume(&mut self.inflows, &state.bodies, &mut self.immersed.bodies.bodies);
+        self.immersed.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
+        self.extremes = *extremes;
+        Ok(())
+    }
+
+    fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
+        self.writer = Some(Writer::resume(self.out, "flow.pvd", saved)?);
+        self.history = History::<D>::read(&self.out.join("bodies.csv.part"))?;
+        Ok(())
+    }
+
+    fn row_bytes(&self) -> f64 {
+        self.writer.as_ref().map_or(0.0, Writer::row_bytes)
+    }
+
+    fn bytes_to_come(&self, end: f64, period: f64) -> f64 {
+        inflow::rows_to_come(&self.inflows, (end, period), |name| body_row_bytes::<D>(true, name))
+    }
+
+    fn step(&mut self, _: usize) -> Result<(), CaseError> {
+        let released = inflow::release(&mut self.inflows, &self.immersed.bodies);
+        let mesh = &self.flow.mesh;
+        self.immersed
+            .insert(mesh, released)
+            .and_then(|()| self.immersed.step(mesh))
+            .map_err(|cause| self.case.sim_error(cause))?;
+        let mu = self.flow.nu * self.flow.density;
+        self.extremes.update(&self.immersed, (self.dt, self.h_min, mu));
+        Ok(())
+    }
+
+    fn write(&mut self, rows: bool, snapshot: bool) -> Result<(), OutputError> {
+        let ImmersedRun {
+            immersed: c,
+            writer,
+            history,
+            flow,
+            out,
+            ..
+        } = self;
+        let writer = writer.as_mut().expect("the outputs are opened before the first write");
         writer.exits(&c.bodies)?;
         if rows {
             writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
@@ -341,230 +430,142 @@ where
             let bodies = writer.bodies_vtu(&c.bodies)?;
             writer.push_parts(c.bodies.time, &[&name, &bodies])?;
         }
-        *output_seconds += t.elapsed().as_secs_f64();
         Ok(())
-    };
-    let mut failure: Option<CaseError> = None;
-    let (mut writer, mut history, first, mut extremes, spent, restarts) = match checkpoint {
-        Some(checkpoint) => {
-            let RunState::Immersed { state, extremes } = &checkpoint.run else {
-                return Err(checkpoint::unfit(out, "it is not of a run in a fluid").into());
-            };
-            inflow::resume(&mut inflows, &state.bodies, &mut immersed.bodies.bodies);
-            immersed.restore(state).map_err(|e| checkpoint::unfit(out, e))?;
-            checkpoint.trim(out)?;
-            let writer = Writer::resume(out, "flow.pvd", &checkpoint.outputs)?;
-            let history = History::<D>::read(&out.join("bodies.csv.part"))?;
-            let first = checkpoint.step + 1;
-            (
-                writer,
-                history,
-                first,
-                *extremes,
-                checkpoint.spent,
-                checkpoint.restarts + 1,
-            )
-        }
-        None => {
-            let mut writer = Writer::new(out, "flow.pvd", false)?;
-            let mut history = History::default();
-            let mut seconds = 0.0;
-            failure = write(&immersed, &mut writer, &mut history, &mut seconds, (true, every > 0))
-                .err()
-                .map(CaseError::from);
-            let spent = SpentSeconds {
-                output: seconds,
-                ..SpentSeconds::default()
-            };
-            (writer, history, 1, Extremes::default(), spent, 0)
-        }
-    };
-    let mut output_seconds = spent.output;
-    if failure.is_none() {
-        let mut plan = Plan::new(
-            (steps + 1 - first, dt, time.end),
-            (every, csv_every),
-            out,
-            writer.row_bytes(),
-        );
-        let period = dt * csv_every as f64;
-        plan.add_bytes(inflow::rows_to_come(&inflows, (time.end, period), |name| {
-            body_row_bytes::<D>(true, name)
-        }));
-        failure = control.approve(case, &plan).err();
     }
-    let saver = Saver {
-        restarts,
-        spent,
-        before_start: case_setup_seconds,
-        setup: setup_seconds,
-        ..Saver::of::<D>(case, out, dt, start)
-    };
-    // The checkpoint of the state now, with the outputs as they stand.
-    let save = |immersed: &Immersed<D>, writer: &mut Writer, extremes: Extremes, output_seconds: f64| {
-        let state = RunState::Immersed {
-            state: Box::new(immersed.state()),
-            extremes,
-        };
-        let at = (immersed.bodies.steps, immersed.bodies.time);
-        saver.save(at, writer.saved()?, output_seconds, state)
-    };
-    for s in first..=steps {
-        if failure.is_some() {
-            break;
-        }
-        if control.stop_requested() {
-            let (done, t) = (immersed.bodies.steps, immersed.bodies.time);
-            // The checkpoint, then the state the run stopped at ends the series and the rows
-            // (rows are written at every output step, snapshots at every `every`-th).
-            let snapshot_step = every > 0 && done % every == 0;
-            let due = (done % csv_every != 0 && !snapshot_step, every > 0 && !snapshot_step);
-            let last = save(&immersed, &mut writer, extremes, output_seconds)
-                .and_then(|()| write(&immersed, &mut writer, &mut history, &mut output_seconds, due));
-            failure = Some(last.err().map_or_else(|| case.interrupted(done, t), CaseError::from));
-            break;
-        }
-        let released = inflow::release(&mut inflows, &immersed.bodies);
-        let inserted = immersed.insert(&flow.mesh, released);
-        if let Err(cause) = inserted.and_then(|()| immersed.step(&flow.mesh)) {
-            failure = Some(sim_error(cause));
-            break;
-        }
-        extremes.update(&immersed, (dt, h_min, mu));
-        // The outputs due at this step, the checkpoint, then those due because the run ends
-        // here (which a longer run would not write: a run continued from the checkpoint drops
-        // them).
-        let snapshot = every > 0 && s % every == 0;
-        let rows = s % csv_every == 0 || snapshot;
-        let mut written = write(
-            &immersed,
-            &mut writer,
-            &mut history,
-            &mut output_seconds,
-            (rows, snapshot),
-        );
-        if written.is_ok() && checkpoint_every > 0 && (s % checkpoint_every == 0 || s == steps) {
-            let t = Instant::now();
-            written = save(&immersed, &mut writer, extremes, output_seconds);
-            output_seconds += t.elapsed().as_secs_f64();
-        }
-        if written.is_ok() && s == steps {
-            let due = (!rows, every > 0 && !snapshot);
-            written = write(&immersed, &mut writer, &mut history, &mut output_seconds, due);
-        }
-        if let Err(e) = written {
-            failure = Some(e.into());
-        }
-        control.report(s, steps);
-    }
-    if let Err(e) = writer.finish() {
-        failure.get_or_insert(e.into());
-    }
-    let t = Instant::now();
-    if let Err(e) = plots::<D>(out, &history) {
-        failure.get_or_insert(e.into());
-    }
-    output_seconds += t.elapsed().as_secs_f64();
 
-    let terminal_velocity = history.samples.first().and_then(|h| {
-        let (t0, t1) = (h.first()?.time, h.last()?.time);
-        let speeds: Vec<f64> = h
-            .iter()
-            .filter(|r| r.time >= t1 - 0.1 * (t1 - t0))
-            .map(|r| r.velocity.norm())
-            .collect();
-        let mean = speeds.iter().sum::<f64>() / speeds.len() as f64;
-        let (lo, hi) = speeds
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        (speeds.len() >= 3 && mean > 0.0 && hi - lo <= 0.01 * mean).then_some(mean)
-    });
-    let final_gap = immersed.bodies.walls.as_ref().and_then(|w| {
-        let mut hint = 0;
-        let gap = immersed
-            .bodies
-            .bodies
-            .iter()
-            .flat_map(|b| b.geometry.surface.points.iter().map(move |p| b.to_world(p)))
-            .map(|x| w.query(&x, &mut hint).0)
-            .fold(f64::INFINITY, f64::min);
-        (gap < w.band()).then_some(gap)
-    });
-    let Extremes {
-        max_speed,
-        max_speed_time,
-        max_reynolds,
-        min_body_gap,
-        max_cfl,
-        max_body_cfl,
-    } = extremes;
-    let mut warnings = Vec::new();
-    if max_cfl > 1.0 && flow.convection == Convection::Extrapolated {
-        warnings.push(format!(
-            "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step or set fluid.convection = \"characteristics\""
-        ));
+    fn save(&mut self) -> Result<(SavedOutputs, RunState), OutputError> {
+        let state = RunState::Immersed {
+            state: Box::new(self.immersed.state()),
+            extremes: self.extremes,
+        };
+        let writer = self
+            .writer
+            .as_mut()
+            .expect("the outputs are opened before a checkpoint");
+        Ok((writer.saved()?, state))
     }
-    if max_body_cfl > 0.5 {
-        warnings.push(format!(
-            "a body moved {max_body_cfl:.2} cells per step (|U| Δt / h, h = {h_min:.3e} the smallest cell): a body moving more than half a cell per step captures several layers of velocity nodes at once, which acts as a spurious drag (measured: a disk at Re 500 falls 15 % too slowly at 0.7 cells per step); lower time.step"
-        ));
+
+    fn finish(&mut self) -> Result<(), OutputError> {
+        if let Some(writer) = self.writer.take() {
+            writer.finish()?;
+        }
+        plots::<D>(self.out, &self.history)
     }
-    let steps_done = immersed.bodies.steps;
-    let seconds = immersed.seconds;
-    let summary = ImmersedSummary {
-        run: RunHeader {
-            restarts,
-            ..RunHeader::new::<D>(case, failure.as_ref())
-        },
-        mode: "immersed".into(),
-        cells: flow.mesh.num_cells(),
-        velocity_unknowns: D * flow.space.len(),
-        linear_solvers: immersed.fluid.solvers(),
-        bodies: immersed.bodies.bodies.len(),
-        traffic: Traffic::of(&immersed.bodies),
-        steps: steps_done,
-        time: immersed.bodies.time,
-        time_step: dt,
-        substeps: immersed.substeps,
-        constraint_iterations: immersed.iterations as f64 / steps_done.max(1) as f64,
-        terminal_velocity,
-        max_speed,
-        max_speed_time,
-        max_reynolds,
-        final_speed: immersed
-            .bodies
-            .bodies
-            .iter()
-            .map(|b| immersed.bodies.in_lab(b).1.norm())
-            .fold(0.0, f64::max),
-        final_gap,
-        min_body_gap,
-        max_cfl,
-        max_body_cfl,
-        warnings,
-        wall_seconds: spent.wall + case_setup_seconds + start.elapsed().as_secs_f64(),
-        seconds: ImmersedPhaseSeconds {
-            setup: spent.setup + setup_seconds,
-            fluid: seconds.fluid,
-            constraint: seconds.constraint,
-            bodies: seconds.bodies,
-            output: output_seconds,
-        },
-        final_tilt: final_tilt(&immersed.bodies.bodies, &immersed.bodies.gravity),
-        final_state: immersed
-            .bodies
-            .bodies
-            .iter()
-            .map(|b| FinalBody::of(b, &immersed.bodies))
-            .collect(),
-        frame_offset: immersed.bodies.frame.as_ref().map(|f| f.motion.get().0),
-        frame_velocity: immersed.bodies.frame.as_ref().map(|f| f.motion.get().1),
-    };
-    let written = crate::io::write_json(&out.join("summary.json"), &summary);
-    match (failure, written) {
-        (Some(e), _) => Err(e),
-        (None, Err(e)) => Err(e.into()),
-        (None, Ok(())) => Ok(summary),
+
+    fn warnings(&self) -> Vec<String> {
+        let Extremes {
+            max_cfl, max_body_cfl, ..
+        } = self.extremes;
+        let h_min = self.h_min;
+        let mut warnings = Vec::new();
+        if max_cfl > 1.0 && self.flow.convection == Convection::Extrapolated {
+            warnings.push(format!(
+                "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step or set fluid.convection = \"characteristics\""
+            ));
+        }
+        if max_body_cfl > 0.5 {
+            warnings.push(format!(
+                "a body moved {max_body_cfl:.2} cells per step (|U| Δt / h, h = {h_min:.3e} the smallest cell): a body moving more than half a cell per step captures several layers of velocity nodes at once, which acts as a spurious drag (measured: a disk at Re 500 falls 15 % too slowly at 0.7 cells per step); lower time.step"
+            ));
+        }
+        warnings
+    }
+
+    fn summary(&self, run: RunSummary, seconds: Seconds) -> ImmersedSummary {
+        let immersed = &self.immersed;
+        let sim = &immersed.bodies;
+        let terminal_velocity = self.history.samples.first().and_then(|h| {
+            let (t0, t1) = (h.first()?.time, h.last()?.time);
+            let speeds: Vec<f64> = h
+                .iter()
+                .filter(|r| r.time >= t1 - 0.1 * (t1 - t0))
+                .map(|r| r.velocity.norm())
+                .collect();
+            let mean = speeds.iter().sum::<f64>() / speeds.len() as f64;
+            let (lo, hi) = speeds
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            (speeds.len() >= 3 && mean > 0.0 && hi - lo <= 0.01 * mean).then_some(mean)
+        });
+        let final_gap = sim.walls.as_ref().and_then(|w| {
+            let mut hint = 0;
+            let gap = sim
+                .bodies
+                .iter()
+                .flat_map(|b| b.geometry.surface.points.iter().map(move |p| b.to_world(p)))
+                .map(|x| w.query(&x, &mut hint).0)
+                .fold(f64::INFINITY, f64::min);
+            (gap < w.band()).then_some(gap)
+        });
+        let Extremes {
+            max_speed,
+            max_speed_time,
+            max_reynolds,
+            min_body_gap,
+            max_cfl,
+            max_body_cfl,
+        } = self.extremes;
+        let phases = immersed.seconds;
+        ImmersedSummary {
+            mode: "immersed".into(),
+            cells: self.flow.mesh.num_cells(),
+            velocity_unknowns: D * self.flow.space.len(),
+            linear_solvers: immersed.fluid.solvers(),
+            bodies: sim.bodies.len(),
+            traffic: Traffic::of(sim),
+            substeps: immersed.substeps,
+            constraint_iterations: immersed.iterations as f64 / run.steps.max(1) as f64,
+            run,
+            terminal_velocity,
+            max_speed,
+            max_speed_time,
+            max_reynolds,
+            final_speed: sim.bodies.iter().map(|b| sim.in_lab(b).1.norm()).fold(0.0, f64::max),
+            final_gap,
+            min_body_gap,
+            max_cfl,
+            max_body_cfl,
+            seconds: ImmersedPhaseSeconds {
+                setup: seconds.setup,
+                fluid: phases.fluid,
+                constraint: phases.constraint,
+                bodies: phases.bodies,
+                output: seconds.output,
+            },
+            final_tilt: final_tilt(&sim.bodies, &sim.gravity),
+            final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
+            frame_offset: sim.frame.as_ref().map(|f| f.motion.get().0),
+            frame_velocity: sim.frame.as_ref().map(|f| f.motion.get().1),
+        }
+    }
+
+    fn report(s: &ImmersedSummary) -> Vec<String> {
+        let mut lines = vec![format!(
+            "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps)",
+            s.run.header.case,
+            s.bodies,
+            s.cells,
+            s.run.steps,
+            shown(s.run.time),
+            s.run.wall_seconds,
+            1e3 * (s.seconds.fluid + s.seconds.constraint + s.seconds.bodies) / s.run.steps.max(1) as f64,
+            s.constraint_iterations,
+            s.substeps,
+        )];
+        let values = [
+            ("terminal_velocity", s.terminal_velocity),
+            ("max_speed", Some(s.max_speed)),
+            ("max_speed_time", Some(s.max_speed_time)),
+            ("max_reynolds", Some(s.max_reynolds)),
+            ("final_gap", s.final_gap),
+            ("min_body_gap", s.min_body_gap),
+        ];
+        lines.extend(
+            values
+                .into_iter()
+                .filter_map(|(name, x)| x.map(|x| format!("  {name:<20} {x:.6}"))),
+        );
+        lines
     }
 }
 

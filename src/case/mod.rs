@@ -13,14 +13,16 @@ mod immersed;
 mod inflow;
 mod output;
 mod place;
+mod run;
 pub mod schema;
 
 pub use check::CheckResult;
-pub use control::{Control, Plan, RunHeader, Status};
+pub use control::{Control, Notice, Plan, RunHeader, Status};
 pub use dry::{run_dry, DryPhaseSeconds, DrySummary};
 pub use fluid::{frequency, run_flow, FlowCase, FlowSeconds, FlowSummary, Report};
 pub use immersed::{run_immersed, ImmersedPhaseSeconds, ImmersedSummary};
 pub use output::{final_tilt, prepare_output, FinalBody};
+pub use run::{run, Finished, RunSummary};
 pub use schema::CaseFile;
 
 use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
@@ -229,6 +231,14 @@ impl Case {
         }
     }
 
+    /// The error for the simulation's `cause`.
+    fn sim_error(&self, cause: SimError) -> CaseError {
+        CaseError::Sim {
+            file: self.path.clone(),
+            cause: Box::new(cause),
+        }
+    }
+
     fn invalid(&self, field: impl Into<String>, message: impl Into<String>) -> CaseError {
         let field = field.into();
         CaseError::Invalid {
@@ -428,10 +438,7 @@ impl Case {
             }
             x => x.unwrap_or(0.0),
         };
-        sim.check_start().map_err(|cause| CaseError::Sim {
-            file: self.path.clone(),
-            cause: Box::new(cause),
-        })?;
+        sim.check_start().map_err(|cause| self.sim_error(cause))?;
         Ok((sim, inflows))
     }
 
@@ -884,56 +891,4 @@ impl Case {
         };
         Ok((mesh, default_walls))
     }
-}
-
-/// Runs `case` into `out` as `tumble run` does, but quietly: no progress bar, no signals, no plan
-/// to approve (a script's or a host's run; Python's `tumble.run`). The directory is prepared as
-/// `tumble run` prepares it (an earlier run's files removed), the case is built and stepped to
-/// its end, and its `summary.json` is returned as JSON.
-pub fn run_quietly(case: &Case, out: &Path) -> Result<serde_json::Value, CaseError> {
-    let header = RunHeader::running_named(case.name(), case.file.dimension);
-    prepare_output(out, &header)?;
-    let quiet = |setup_seconds: f64| Control {
-        setup_seconds,
-        progress: None,
-        stop: None,
-        plan: None,
-        restart: false,
-    };
-    fn json(summary: &impl serde::Serialize) -> serde_json::Value {
-        serde_json::to_value(summary).expect("a summary is plain data")
-    }
-    fn timed<T>(build: impl FnOnce() -> Result<T, CaseError>) -> Result<(T, f64), CaseError> {
-        let start = std::time::Instant::now();
-        let built = build()?;
-        Ok((built, start.elapsed().as_secs_f64()))
-    }
-    let (fluid, bodies) = (case.file.fluid.is_some(), case.has_bodies());
-    Ok(match (case.file.dimension, fluid, bodies) {
-        (2, false, _) => {
-            let (mut sim, setup) = timed(|| case.build::<2>())?;
-            json(&run_dry(case, &mut sim, out, quiet(setup))?)
-        }
-        (3, false, _) => {
-            let (mut sim, setup) = timed(|| case.build::<3>())?;
-            json(&run_dry(case, &mut sim, out, quiet(setup))?)
-        }
-        (2, true, false) => {
-            let (flow, setup) = timed(|| case.build_flow::<2>())?;
-            json(&run_flow(case, &flow, out, quiet(setup))?)
-        }
-        (3, true, false) => {
-            let (flow, setup) = timed(|| case.build_flow::<3>())?;
-            json(&run_flow(case, &flow, out, quiet(setup))?)
-        }
-        (2, true, true) => {
-            let (flow, setup) = timed(|| case.build_flow::<2>())?;
-            json(&run_immersed(case, &flow, out, quiet(setup))?)
-        }
-        (3, true, true) => {
-            let (flow, setup) = timed(|| case.build_flow::<3>())?;
-            json(&run_immersed(case, &flow, out, quiet(setup))?)
-        }
-        (d, ..) => return Err(case.invalid("dimension", format!("expected 2 or 3, got {d}"))),
-    })
 }

@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use tumble::body::{Dim, Kinematics};
-use tumble::case::{prepare_output, run_dry, run_flow, run_immersed, Case, CaseError, Control, Plan, RunHeader};
+use tumble::case::{Case, CaseError, Control, Notice, Plan};
 use tumble::math::shown;
 use tumble::memory::Bytes;
 
@@ -122,21 +121,12 @@ impl Stop {
     }
 }
 
-/// Runs a dry or fluid case; returns its summary as JSON. The output directory is prepared (an
-/// earlier run's files removed, a directory that cannot take the run refused) before the case is
-/// built, so that its errors come before minutes of setup.
+/// Runs a case of any kind ([`tumble::case::run`]); returns its summary as JSON. The output
+/// directory is made ready (an earlier run's files removed, a directory that cannot take the run
+/// refused) before the case is built, so that its errors come before minutes of setup.
 fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
     let out = output_dir(case, args)?;
-    if args.restart.is_none() {
-        let header = RunHeader::running_named(case.name(), case.file.dimension);
-        let removed = prepare_output(&out, &header)?;
-        if removed > 0 && !args.quiet {
-            eprintln!("removed {removed} files of an earlier run from {}", out.display());
-        }
-    }
     let stop = Stop::install()?;
-    let fluid = case.file.fluid.is_some();
-    let bodies = case.has_bodies();
     let run = Run {
         out: &out,
         quiet: args.quiet,
@@ -144,15 +134,14 @@ fn run_any(case: &Case, args: &RunArgs) -> Result<serde_json::Value> {
         restart: args.restart.is_some(),
         stop: &stop,
     };
-    match (case.file.dimension, fluid, bodies) {
-        (2, false, _) => run_dry_dim::<2>(case, &run),
-        (3, false, _) => run_dry_dim::<3>(case, &run),
-        (2, true, false) => run_flow_dim::<2>(case, &run),
-        (3, true, false) => run_flow_dim::<3>(case, &run),
-        (2, true, true) => run_immersed_dim::<2>(case, &run),
-        (3, true, true) => run_immersed_dim::<3>(case, &run),
-        (d, ..) => anyhow::bail!("{}: `dimension`: expected 2 or 3, got {d}", args.case.display()),
+    let finished = run.go(case, |control| tumble::case::run(case, &out, control))?;
+    for (k, line) in finished.report.iter().enumerate() {
+        match k {
+            0 => println!("{line}; output in {}", out.display()),
+            _ => println!("{line}"),
+        }
     }
+    Ok(finished.summary)
 }
 
 /// Where and how a run goes.
@@ -165,12 +154,12 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Calls `run` with a [`Control`] counting `setup` seconds, whose plan is printed (and refused
-    /// when its output would not fit the free disk, unless `--force`), whose progress drives a
-    /// progress bar (hidden if `quiet`, cleared at the end) and prints the estimated total time
-    /// once the first steps are timed, and whose stop flag the signals set; an interruption
-    /// becomes the exit code.
-    fn go<T>(&self, case: &Case, setup: f64, run: impl FnOnce(Control<'_>) -> Result<T, CaseError>) -> Result<T> {
+    /// Calls `run` with a [`Control`] whose plan is printed (and refused when its output would not
+    /// fit the free disk, unless `--force`), whose progress drives a progress bar (hidden if
+    /// `quiet`, cleared at the end) and prints the estimated total time once the first steps are
+    /// timed, whose notices are printed on stderr, and whose stop flag the signals set; an
+    /// interruption becomes the exit code.
+    fn go<T>(&self, case: &Case, run: impl FnOnce(Control<'_>) -> Result<T, CaseError>) -> Result<T> {
         let bar = if self.quiet {
             ProgressBar::hidden()
         } else {
@@ -221,26 +210,22 @@ impl Run<'_> {
                 bar.suspend(|| eprintln!("{message}"));
             }
         };
+        let mut notify = |notice: &Notice| bar.suspend(|| eprintln!("{notice}"));
         let result = run(Control {
-            setup_seconds: setup,
+            setup_seconds: 0.0,
             progress: Some(&mut progress),
             stop: Some(&self.stop.flag),
             plan: Some(&mut plan),
             restart: self.restart,
+            notify: Some(&mut notify),
         });
         bar.finish_and_clear();
-        for note in case.take_notes() {
-            eprintln!("note: {note}");
-        }
         result.map_err(|e| self.stop.exit(e, self.out))
     }
 
     /// Prints what the run will do and write; refuses it when the output would exceed the free
     /// space of the output's disk, unless `--force`.
     fn approve(&self, case: &Case, plan: &Plan) -> Result<(), String> {
-        for note in case.take_notes() {
-            eprintln!("note: {note}");
-        }
         let free = free_bytes(self.out);
         eprintln!(
             "{}: {} steps of {} to t = {}; {} snapshots, {} CSV row times: about {} of output in {}{}",
@@ -317,117 +302,6 @@ fn output_dir(case: &Case, args: &RunArgs) -> Result<PathBuf> {
         (Some(out), None) => Ok(out.clone()),
         (None, None) => Ok(PathBuf::from("out").join(case.name())),
     }
-}
-
-fn run_flow_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value> {
-    let start = Instant::now();
-    let flow = case.build_flow::<D>()?;
-    let setup = start.elapsed().as_secs_f64();
-    let out = run.out;
-    let s = run.go(case, setup, |control| run_flow(case, &flow, out, control))?;
-    println!(
-        "{}: {} flow, {} cells, {} unknowns, {:.2} s; output in {}",
-        s.run.case,
-        s.mode,
-        s.cells,
-        s.velocity_unknowns + s.pressure_unknowns,
-        s.wall_seconds,
-        out.display()
-    );
-    if let Some(k) = s.newton_iterations {
-        println!("  {k} Newton iterations");
-    }
-    if s.mode == "unsteady" {
-        println!(
-            "  {} steps to t = {}, {:.1} ms per step",
-            s.steps,
-            shown(s.time),
-            s.seconds_per_step.unwrap_or(0.0) * 1e3
-        );
-    }
-    let show = |name: &str, x: Option<f64>| {
-        if let Some(x) = x {
-            println!("  {name:<20} {x:.8}");
-        }
-    };
-    show("drag_coefficient", s.drag_coefficient);
-    show("lift_coefficient", s.lift_coefficient);
-    show("pressure_difference", s.pressure_difference);
-    show("drag_coefficient_max", s.drag_coefficient_max);
-    show("lift_coefficient_max", s.lift_coefficient_max);
-    show("strouhal_number", s.strouhal_number);
-    Ok(serde_json::to_value(&s)?)
-}
-
-fn run_immersed_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let start = Instant::now();
-    let flow = case.build_flow::<D>()?;
-    let setup = start.elapsed().as_secs_f64();
-    let out = run.out;
-    let s = run.go(case, setup, |control| run_immersed(case, &flow, out, control))?;
-    println!(
-        "{}: {} bodies in the fluid, {} cells, {} steps to t = {}, {:.2} s ({:.1} ms per step, {:.1} constraint iterations per step, {} body sub-steps); output in {}",
-        s.run.case,
-        s.bodies,
-        s.cells,
-        s.steps,
-        shown(s.time),
-        s.wall_seconds,
-        1e3 * (s.seconds.fluid + s.seconds.constraint + s.seconds.bodies) / s.steps.max(1) as f64,
-        s.constraint_iterations,
-        s.substeps,
-        out.display()
-    );
-    let show = |name: &str, x: Option<f64>| {
-        if let Some(x) = x {
-            println!("  {name:<20} {x:.6}");
-        }
-    };
-    show("terminal_velocity", s.terminal_velocity);
-    show("max_speed", Some(s.max_speed));
-    show("max_speed_time", Some(s.max_speed_time));
-    show("max_reynolds", Some(s.max_reynolds));
-    show("final_gap", s.final_gap);
-    show("min_body_gap", s.min_body_gap);
-    for w in &s.warnings {
-        eprintln!("warning: {w}");
-    }
-    Ok(serde_json::to_value(&s)?)
-}
-
-fn run_dry_dim<const D: usize>(case: &Case, run: &Run<'_>) -> Result<serde_json::Value>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let start = Instant::now();
-    let mut sim = case.build::<D>()?;
-    let setup = start.elapsed().as_secs_f64();
-    let dt = case.time()?.step;
-    let limit = sim.stable_time_step();
-    if dt > limit {
-        eprintln!(
-            "warning: time step {dt:e} exceeds the contact springs' stable step {limit:.3e} (2 √(m/k)); \
-             the run may blow up: lower time.step or raise contact.stiffness"
-        );
-    }
-    let out = run.out;
-    let summary = run.go(case, setup, |control| run_dry(case, &mut sim, out, control))?;
-    println!(
-        "{}: {} bodies, {} steps to t = {}, {:.2} s ({:.3} ms of contact per step, {} law, {} broad phase); output in {}",
-        summary.run.case,
-        summary.bodies,
-        summary.steps,
-        shown(summary.time),
-        summary.wall_seconds,
-        summary.contact_seconds_per_step * 1e3,
-        summary.law,
-        summary.broad_phase,
-        out.display()
-    );
-    Ok(serde_json::to_value(&summary)?)
 }
 
 #[cfg(test)]

@@ -364,6 +364,20 @@ impl<const D: usize> SimplexMesh<D> {
         (lo, hi)
     }
 
+    /// The length of the shortest cell edge, `h` of a CFL number `|u| Δt / h` (each cell's
+    /// `D(D+1)/2` edges; `O(cells)`, every edge of a shared facet measured once per cell).
+    pub fn shortest_edge(&self) -> f64 {
+        (0..self.num_cells() as u32)
+            .map(|c| {
+                let p = self.cell_points(c);
+                (0..=D)
+                    .flat_map(|a| (a + 1..=D).map(move |b| (a, b)))
+                    .map(|(a, b)| (p[a] - p[b]).norm())
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The cell containing `x` and the barycentric coordinates of `x` in it, or `None` when `x` is
     /// outside the mesh. See [`CellPoint`] and the `locate` module for the method.
     pub fn locate(&self, x: &Point<D>) -> Option<CellPoint> {
