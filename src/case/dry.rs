@@ -19,10 +19,9 @@ use super::inflow::{self, Inflow};
 use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
 use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{checkpoint, Case, CaseError};
-use crate::body::{Dim, Kinematics};
 use crate::io::{write_mesh_vtu, Field, OutputError};
 use crate::math::shown;
-use crate::sim::Simulation;
+use crate::sim::{Dim, Kinematics, Simulation};
 use serde::Serialize;
 use std::path::Path;
 

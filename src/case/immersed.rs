@@ -13,19 +13,16 @@
 //!
 //! Every file is written whole; a run that fails or is stopped keeps everything written so far.
 
+use super::build::FlowCase;
 use super::checkpoint::{self, Kind, RunState};
 use super::control::Control;
-use super::fluid::FlowCase;
 use super::inflow::{self, Inflow};
 use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
 use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{Case, CaseError};
-use crate::body::{Dim, Kinematics, RigidBody};
-use crate::contact::WALL;
-use crate::fluid::{Convection, Scheme, Solvers};
 use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::{shown, Vector};
-use crate::sim::{substeps_for, Immersed, ImmersedOptions, Simulation};
+use crate::sim::{Dim, Immersed, ImmersedOptions, Kinematics, RigidBody, Simulation, Solvers};
 use serde::Serialize;
 use std::path::Path;
 
@@ -233,8 +230,8 @@ impl Extremes {
                 self.max_reynolds = b.density * speed * 2.0 * b.geometry.radius / mu;
             }
         }
-        for contact in c.bodies.contact.contacts.iter().filter(|contact| contact.j != WALL) {
-            self.min_body_gap = Some(self.min_body_gap.map_or(contact.gap, |g: f64| g.min(contact.gap)));
+        if let Some(gap) = c.bodies.smallest_body_gap() {
+            self.min_body_gap = Some(self.min_body_gap.map_or(gap, |g: f64| g.min(gap)));
         }
         let u_max = c.fluid.flow.velocity.iter().map(|u| u.norm()).fold(0.0, f64::max);
         self.max_cfl = self.max_cfl.max(u_max * dt / h_min);
@@ -280,26 +277,6 @@ where
     })
 }
 
-impl<const D: usize> FlowCase<D> {
-    /// Refuses a flow that bodies cannot move in: a steady one, or the monolithic scheme.
-    fn check_for_bodies(&self, case: &Case) -> Result<(), CaseError> {
-        if self.steady {
-            return Err(case.invalid(
-                "fluid.steady",
-                "bodies move: a case with [[bodies]] needs time stepping ([time]), not a steady flow",
-            ));
-        }
-        if self.scheme == Scheme::Monolithic {
-            return Err(case.invalid(
-                "fluid.scheme",
-                "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
-                 [[bodies]] needs scheme = \"pressure-correction\" (the default)",
-            ));
-        }
-        Ok(())
-    }
-}
-
 /// Bodies in a fluid in progress: the coupling, the bodies still to enter, the files, the
 /// history the plots draw and the summary's extremes.
 struct ImmersedRun<'a, const D: usize>
@@ -329,14 +306,9 @@ where
         let (mut sim, inflows) = case.parts::<D>()?;
         sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
         let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;
-        // The contact's sub-steps suit the bodies to come too.
-        let stable = inflows
-            .iter()
-            .map(|i| sim.stable_time_step_of(i.template()))
-            .fold(sim.stable_time_step(), f64::min);
         let options = ImmersedOptions {
             boundary: flow.body_boundary,
-            substeps: substeps_for(dt, stable),
+            substeps: sim.substeps(dt, inflows.iter().map(Inflow::template)),
             ..ImmersedOptions::new(flow.density)
         };
         let immersed = Immersed::new(fluid, sim, options).map_err(|cause| case.sim_error(cause))?;
@@ -458,7 +430,7 @@ where
         } = self.extremes;
         let h_min = self.h_min;
         let mut warnings = Vec::new();
-        if max_cfl > 1.0 && self.flow.convection == Convection::Extrapolated {
+        if max_cfl > 1.0 && self.flow.explicit_convection() {
             warnings.push(format!(
                 "the CFL number |u| Δt / h reached {max_cfl:.2} (h = {h_min:.3e}, the smallest cell): above 1 the explicit convection may be inaccurate or unstable; lower time.step or set fluid.convection = \"characteristics\""
             ));
@@ -487,16 +459,7 @@ where
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
             (speeds.len() >= 3 && mean > 0.0 && hi - lo <= 0.01 * mean).then_some(mean)
         });
-        let final_gap = sim.walls.as_ref().and_then(|w| {
-            let mut hint = 0;
-            let gap = sim
-                .bodies
-                .iter()
-                .flat_map(|b| b.geometry.surface.points.iter().map(move |p| b.to_world(p)))
-                .map(|x| w.query(&x, &mut hint).0)
-                .fold(f64::INFINITY, f64::min);
-            (gap < w.band()).then_some(gap)
-        });
+        let final_gap = sim.wall_gap();
         let Extremes {
             max_speed,
             max_speed_time,

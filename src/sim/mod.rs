@@ -20,12 +20,15 @@ mod grid;
 pub mod immersed;
 pub mod state;
 
+/// The bodies' and the fluid's types that a simulation hands out (its bodies, the fluid it steps
+/// them in and that fluid's solvers), for its users to name.
+pub use crate::body::{Angular, Dim, Kinematics, RigidBody};
+pub use crate::fluid::{Solvers, Unsteady, UnsteadyState};
 pub use frame::{Following, FrameMotion};
 pub use grid::PointGrid;
 pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
 pub use state::{BodyState, ExitState, SimulationState, StateError};
 
-use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};
 use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
 use crate::fluid::FluidError;
@@ -328,6 +331,42 @@ where
         let spring = 2.0 * (mass / wall.max(pair)).sqrt();
         // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
         spring.min(mass / self.damping.max(f64::MIN_POSITIVE))
+    }
+
+    /// The body sub-steps per fluid step of length `dt` ([`substeps_for`]) that suit these
+    /// bodies and those still `to_come` (released later by the case).
+    pub fn substeps<'a>(&self, dt: f64, to_come: impl IntoIterator<Item = &'a RigidBody<D>>) -> usize {
+        let stable = to_come
+            .into_iter()
+            .map(|b| self.stable_time_step_of(b))
+            .fold(self.stable_time_step(), f64::min);
+        substeps_for(dt, stable)
+    }
+
+    /// The smallest gap between two bodies among the contacts now (negative: an overlap); `None`
+    /// when no pair is within contact range.
+    pub fn smallest_body_gap(&self) -> Option<f64> {
+        self.contact
+            .contacts
+            .iter()
+            .filter(|c| c.j != WALL)
+            .map(|c| c.gap)
+            .reduce(f64::min)
+    }
+
+    /// The smallest distance from a body's boundary to a wall now, over the points of the
+    /// bodies' surfaces (`O(surface points)` queries of the walls' field); `None` without walls
+    /// or farther than the walls' field reaches.
+    pub fn wall_gap(&self) -> Option<f64> {
+        let walls = self.walls.as_ref()?;
+        let mut hint = 0;
+        let gap = self
+            .bodies
+            .iter()
+            .flat_map(|b| b.geometry.surface.points.iter().map(move |p| b.to_world(p)))
+            .map(|x| walls.query(&x, &mut hint).0)
+            .fold(f64::INFINITY, f64::min);
+        (gap < walls.band()).then_some(gap)
     }
 
     /// The contact force and torque on every body now, into [`Self::force`] and

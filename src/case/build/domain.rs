@@ -1,0 +1,104 @@
+//! The domain: its mesh (a box meshed on a lattice, or a Gmsh file) and the walls' distance field.
+
+use super::super::{schema, Case, CaseError};
+use crate::body::{Dim, Kinematics, RigidBody};
+use crate::contact::Walls;
+use crate::mesh::generate::{axis_box, check_lattice_size};
+use crate::mesh::SimplexMesh;
+
+impl Case {
+    pub(in crate::case) fn walls<const D: usize>(
+        &self,
+        mesh: SimplexMesh<D>,
+        default_walls: Vec<String>,
+        range: f64,
+        bodies: &[RigidBody<D>],
+    ) -> Result<Walls<D>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let d = self
+            .file
+            .domain
+            .as_ref()
+            .expect("walls are built for a case with a domain");
+        let names = d.walls.clone().unwrap_or(default_walls);
+        if names.is_empty() {
+            return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
+        }
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
+        Walls::new(mesh, &refs, reach).map_err(|cause| CaseError::Walls {
+            file: self.path.clone(),
+            cause: Box::new(cause),
+        })
+    }
+
+    /// The key that sets the domain mesh's size: `domain.mesh`, `domain.cells` or `domain.h`.
+    pub(in crate::case) fn domain_size_key(&self) -> &'static str {
+        match &self.file.domain {
+            Some(d) if d.mesh.is_some() => "domain.mesh",
+            Some(d) if d.cells.is_some() => "domain.cells",
+            _ => "domain.h",
+        }
+    }
+
+    /// The domain's mesh (a box meshed with spacing `domain.h`, default `default_h`, or a Gmsh
+    /// file) and the names of a box's faces (none for a file).
+    pub(crate) fn domain_mesh<const D: usize>(
+        &self,
+        d: &schema::DomainSpec,
+        default_h: f64,
+    ) -> Result<(SimplexMesh<D>, Vec<String>), CaseError> {
+        let mesh_err = |what: &str, cause| CaseError::Mesh {
+            file: self.path.clone(),
+            what: what.into(),
+            cause: Box::new(cause),
+        };
+        let (mesh, default_walls) = match (&d.bounds, &d.mesh) {
+            (Some([lo, hi]), None) => {
+                let lo = self.vector::<D>("domain.box[0]", lo)?;
+                let hi = self.vector::<D>("domain.box[1]", hi)?;
+                if (0..D).any(|a| hi[a] <= lo[a]) {
+                    return Err(self.invalid("domain.box", "the upper corner must exceed the lower one on every axis"));
+                }
+                let cells: [usize; D] = match &d.cells {
+                    Some(n) if n.len() == D && n.iter().all(|&k| k > 0) => std::array::from_fn(|a| n[a]),
+                    Some(n) => {
+                        return Err(self.invalid("domain.cells", format!("expected {D} positive integers, got {n:?}")))
+                    }
+                    None => {
+                        // The default size (2ρ) is capped so that a small ρ cannot make a huge mesh
+                        // unasked; a size the case gives is honoured.
+                        let h = self.positive("domain.h", d.h.unwrap_or(default_h))?;
+                        let cap = match (d.h, D) {
+                            (Some(_), _) => f64::INFINITY,
+                            (None, 2) => 256.0,
+                            (None, _) => 48.0,
+                        };
+                        std::array::from_fn(|a| ((hi[a] - lo[a]) / h).ceil().clamp(1.0, cap) as usize)
+                    }
+                };
+                check_lattice_size(&cells).map_err(|e| {
+                    if !e.is_size_limit() {
+                        return mesh_err("domain.box", e);
+                    }
+                    let hint = match d.cells {
+                        Some(_) => "fewer cells make a smaller mesh",
+                        None => "a larger spacing makes a smaller mesh",
+                    };
+                    self.invalid(self.domain_size_key(), format!("{e}; {hint}"))
+                })?;
+                let mesh = axis_box::<D>(lo, hi, cells).map_err(|e| mesh_err("domain.box", e))?;
+                let names = ["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"];
+                (mesh, names[..2 * D].iter().map(|s| s.to_string()).collect())
+            }
+            (None, Some(file)) => {
+                let mesh = self.read_mesh::<D>(&self.relative(file), "domain.mesh")?;
+                (mesh, Vec::new())
+            }
+            _ => return Err(self.invalid("domain", "give either `box` or `mesh`")),
+        };
+        Ok((mesh, default_walls))
+    }
+}
