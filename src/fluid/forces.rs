@@ -9,9 +9,10 @@
 //! equation against `v_a` by parts) but converges at the order of the volume terms, faster than
 //! differentiating the discrete solution on the boundary.
 
+use super::error::FluidError;
+use super::field::FlowField;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
-use super::steady::{FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 

@@ -10,17 +10,25 @@
 //! solves come from [`crate::linalg`]. The module knows nothing of bodies or contact, nor of case
 //! files (`case` builds flows from them).
 
+pub mod assembly;
 pub mod characteristics;
+pub mod error;
+pub mod field;
 pub mod forces;
 pub mod monolithic;
+pub mod newton;
 pub mod post;
 pub mod quadrature;
+pub mod response;
 pub mod space;
 pub mod steady;
 pub mod unsteady;
 
+pub use error::FluidError;
+pub use field::FlowField;
 pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
+pub use response::Response;
 pub use space::P2Space;
-pub use steady::{solve_steady, BoundaryConditions, FlowField, FluidError, SteadyProblem, VelocityData};
-pub use unsteady::{Carried, Convection, Response, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};
+pub use steady::{solve_steady, BoundaryConditions, SteadyProblem, VelocityData};
+pub use unsteady::{Carried, Convection, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

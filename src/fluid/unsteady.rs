@@ -31,16 +31,18 @@
 //! the momentum equation above with `∇p^{k+1}` in place of `∇p̂` together with `∇·u^{k+1} = 0`,
 //! one constant saddle-point system ([`super::monolithic`]).
 
+use super::assembly::{assemble_constant, load};
 use super::characteristics::Characteristics;
+use super::error::FluidError;
+use super::field::FlowField;
 use super::monolithic::MonolithicSystem;
-use super::quadrature::Quadrature;
-use super::space::{p2_count, Local, P2Space};
-use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
-use crate::linalg::{Csr, Patch, Reach, SpdMethod, SpdSolver};
+use super::response::Response;
+use super::space::P2Space;
+use super::steady::{lu_par, BoundaryConditions};
+use crate::linalg::{Csr, SpdMethod, SpdSolver};
 use crate::math::{flatten, unflatten_into, Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
-use rayon::prelude::*;
 use std::time::Instant;
 
 /// A body force as a function of position and time.
@@ -235,74 +237,6 @@ pub struct Solvers {
     pub pressure: &'static str,
     /// The P1 mass matrix (the divergence's projection).
     pub mass: &'static str,
-}
-
-/// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
-/// what a constraint inside a step ([`Unsteady::step_constrained`]) needs to apply `A⁻¹`.
-pub struct Response<'a, const D: usize> {
-    matrix: &'a Csr,
-    solver: &'a mut SpdSolver,
-    columns: &'a mut Mat<f64>,
-    prescribed: &'a [bool],
-    solves: usize,
-    released: &'a mut Vec<u32>,
-}
-
-impl<const D: usize> Response<'_, D> {
-    /// `out = A⁻¹ Σ_j e_{at[j]} load[j]`: the velocity response to nodal loads at the dofs `at`
-    /// (zero at the prescribed dofs), every component at once.
-    pub fn solve(&mut self, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
-        self.columns.fill(0.0);
-        for (&k, l) in at.iter().zip(load) {
-            if !self.prescribed[k as usize] {
-                for d in 0..D {
-                    self.columns[(k as usize, d)] = l[d];
-                }
-            }
-        }
-        self.solver.solve_in_place(self.columns.as_mut());
-        for (k, u) in out.iter_mut().enumerate() {
-            *u = Vector::<D>::from_fn(|d, _| self.columns[(k, d)]);
-        }
-        self.solves += 1;
-    }
-
-    /// The columns of the factor that [`solve_at`](Self::solve_at) visits for loads at `at`, into
-    /// `reach` ([`SpdSolver::reach`]); `false` if the factor has no elimination tree to follow
-    /// (the supernodal one of 3D meshes).
-    pub fn reach(&self, at: &[u32], reach: &mut Reach) -> bool {
-        self.solver.reach(at, reach)
-    }
-
-    /// `out[i] = (A⁻¹ Σ_j e_{at[j]} load[j])[at[i]]`: the response at the loaded dofs only, by
-    /// the triangular solves restricted to `reach` (from [`reach`](Self::reach) with the same
-    /// `at`), about `reach.share()` of the cost of [`solve`](Self::solve).
-    pub fn solve_at(&mut self, reach: &mut Reach, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
-        self.solver.solve_at(reach, at, load, out);
-    }
-
-    /// The patch of the free dofs within `layers` layers of `at` in the operator's graph, with
-    /// its matrix ([`Patch`]): an approximate response to loads at `at`.
-    pub fn patch(&self, at: &[u32], layers: usize, patch: &mut Patch) {
-        patch.build(self.matrix, self.prescribed, at, layers);
-    }
-
-    /// `A_CC`, the operator restricted to the dofs `at`, into `out` (rows and columns in the order
-    /// of `at`; `slot[k]` is the position of dof `k` in `at`, `u32::MAX` for dofs not in it). A
-    /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
-    pub fn restrict(&self, at: &[u32], slot: &[u32], out: &mut Csr) {
-        self.matrix.restrict_into(at, slot, out);
-    }
-
-    /// Releases the continuity equation at the pressure nodes `vertices` for this step: there
-    /// the constraint, not incompressibility, sets `∇·ũ` (a rigid body's inside, whose cells
-    /// across the surface hold the fluid continued into it), so the pressure correction takes
-    /// no source there. Without it the divergence the constraint leaves inside a body feeds
-    /// `φ`, whose screened equation at steady state (`(L + 3/(2νΔt) M) φ = 0` in the fluid)
-    /// carries it a distance `√(νΔt)` into the fluid: the steady state then depends on `Δt`.
-    pub fn release(&mut self, vertices: impl IntoIterator<Item = u32>) {
-        self.released.extend(vertices);
-    }
 }
 
 impl<const D: usize> Unsteady<D> {
@@ -762,19 +696,17 @@ impl<const D: usize> Unsteady<D> {
         for (k, u) in self.flow.velocity.iter_mut().enumerate() {
             *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
         }
-        let mut response = Response {
-            matrix: &self.velocity_matrix,
-            solver: &mut self.velocity_solver,
-            columns: &mut w.velocity,
-            prescribed: &self.prescribed,
-            solves: 0,
-            released: &mut w.released,
-        };
-        response.released.clear();
+        let mut response = Response::new(
+            &self.velocity_matrix,
+            &mut self.velocity_solver,
+            &mut w.velocity,
+            &self.prescribed,
+            &mut w.released,
+        );
         if let Some(constrain) = constrain {
             constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
         }
-        self.constraint_solves += response.solves;
+        self.constraint_solves += response.solves();
         for (k, u) in self.flow.velocity.iter().enumerate() {
             for d in 0..D {
                 w.flat[d * n2 + k] = u[d];
@@ -816,133 +748,4 @@ impl<const D: usize> Unsteady<D> {
         self.steps += 1;
         Ok(())
     }
-}
-
-/// `(f(t) − (u·∇)u, φ_i)` (without the convection term if `convection` is false) for the P2
-/// functions of every cell, in parallel over cells into `out[c][i]` (the caller scatters them: no
-/// thread needs a vector of the whole mesh).
-fn load<const D: usize>(
-    space: &P2Space<D>,
-    mesh: &SimplexMesh<D>,
-    f: TimeField<D>,
-    t: f64,
-    u: &[Vector<D>],
-    convection: bool,
-    out: &mut [[Vector<D>; 10]],
-) {
-    let nb = p2_count(D);
-    let rule = Quadrature::<D>::exact_to(5);
-    out.par_iter_mut().enumerate().for_each(|(c, local)| {
-        let c = c as u32;
-        *local = [Vector::<D>::zeros(); 10];
-        let map = space.cell_map(mesh, c);
-        let dofs = space.dofs(c);
-        for (l, w) in rule.points.iter().zip(&rule.weights) {
-            let Local {
-                x, phi, grad, measure, ..
-            } = map.at(l);
-            let mut value = f(&x, t);
-            if convection {
-                let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
-                value -= g * v;
-            }
-            let value = value * (w * measure);
-            for i in 0..nb {
-                local[i] += value * phi[i];
-            }
-        }
-    });
-}
-
-/// The constant matrices: P2 mass and stiffness (scalar), the divergence `B` (`n1 × D n2`,
-/// `B[q, d n2 + i] = −∫ λ_q ∂_d φ_i`), P1 mass and stiffness.
-fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) -> (Csr, Csr, Csr, Csr, Csr) {
-    let (n2, n1) = (space.len(), mesh.num_points());
-    let nb = p2_count(D);
-    let rule = Quadrature::<D>::exact_to(4);
-    let cells = mesh.num_cells();
-    let dofs = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(space.dofs(c as u32));
-    let vertices = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(mesh.cell(c as u32));
-    let components = |c: usize, out: &mut Vec<u32>| {
-        let d = space.dofs(c as u32);
-        out.extend((0..D).flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k)));
-    };
-    let mut m2 = Csr::pattern(n2, n2, cells, dofs, dofs);
-    let mut k2 = m2.clone();
-    let mut b = Csr::pattern(n1, D * n2, cells, vertices, components);
-    let mut m1 = Csr::pattern(n1, n1, cells, vertices, vertices);
-    let mut k1 = m1.clone();
-    /// A cell's element matrices: P2 mass and stiffness, the divergence's rows, P1 mass and
-    /// stiffness.
-    type Element = (
-        [[f64; 10]; 10],
-        [[f64; 10]; 10],
-        [[[f64; 3]; 10]; 4],
-        [[f64; 4]; 4],
-        [[f64; 4]; 4],
-    );
-    // Element matrices computed in parallel a block of cells at a time, added in sequence (the
-    // cells of a block share rows).
-    const BLOCK: usize = 8192;
-    let mut block: Vec<Element> = Vec::with_capacity(BLOCK);
-    for first in (0..cells).step_by(BLOCK) {
-        let last = (first + BLOCK).min(cells);
-        (first..last)
-            .into_par_iter()
-            .map(|c| {
-                let map = space.cell_map(mesh, c as u32);
-                let mut e: Element = Default::default();
-                let (m2, k2, b, m1, k1) = (&mut e.0, &mut e.1, &mut e.2, &mut e.3, &mut e.4);
-                for (l, w) in rule.points.iter().zip(&rule.weights) {
-                    let Local {
-                        phi,
-                        grad,
-                        grad_l,
-                        measure,
-                        ..
-                    } = map.at(l);
-                    let w = w * measure;
-                    for i in 0..nb {
-                        for j in 0..nb {
-                            m2[i][j] += w * phi[i] * phi[j];
-                            k2[i][j] += w * grad[i].dot(&grad[j]);
-                        }
-                        for m in 0..=D {
-                            for d in 0..D {
-                                b[m][i][d] -= w * l[m] * grad[i][d];
-                            }
-                        }
-                    }
-                    for a in 0..=D {
-                        for e in 0..=D {
-                            m1[a][e] += w * l[a] * l[e];
-                            k1[a][e] += w * grad_l[a].dot(&grad_l[e]);
-                        }
-                    }
-                }
-                e
-            })
-            .collect_into_vec(&mut block);
-        for (c, (em2, ek2, eb, em1, ek1)) in (first..last).zip(&block) {
-            let (dofs, vertices) = (space.dofs(c as u32), mesh.cell(c as u32));
-            for i in 0..nb {
-                for j in 0..nb {
-                    m2.add(dofs[i], dofs[j], em2[i][j]);
-                    k2.add(dofs[i], dofs[j], ek2[i][j]);
-                }
-                for (m, &q) in vertices.iter().enumerate() {
-                    for (d, &value) in eb[m][i][..D].iter().enumerate() {
-                        b.add(q, (d * n2) as u32 + dofs[i], value);
-                    }
-                }
-            }
-            for (a, &va) in vertices.iter().enumerate() {
-                for (e, &ve) in vertices.iter().enumerate() {
-                    m1.add(va, ve, em1[a][e]);
-                    k1.add(va, ve, ek1[a][e]);
-                }
-            }
-        }
-    }
-    (m2, k2, b, m1, k1)
 }
