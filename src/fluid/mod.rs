@@ -11,6 +11,7 @@
 //! files (`case` builds flows from them).
 
 pub mod assembly;
+pub mod boundary;
 pub mod characteristics;
 pub mod error;
 pub mod field;
@@ -24,11 +25,12 @@ pub mod space;
 pub mod steady;
 pub mod unsteady;
 
+pub use boundary::{BoundaryConditions, VelocityData, VelocityDofs};
 pub use error::FluidError;
 pub use field::FlowField;
 pub use forces::{boundary_force, BoundaryForce};
 pub use quadrature::Quadrature;
 pub use response::Response;
 pub use space::P2Space;
-pub use steady::{solve_steady, BoundaryConditions, SteadyProblem, VelocityData};
+pub use steady::{solve_steady, SteadyProblem};
 pub use unsteady::{Carried, Convection, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

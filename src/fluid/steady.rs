@@ -7,125 +7,35 @@
 //!
 //! `u = g` on the velocity boundaries, and the natural condition `ν ∂u/∂n − p n = −p₀ n` on
 //! pressure boundaries (which adds `−∫ p₀ v·n` to the right-hand side): `p₀ = 0` is the free ("do
-//! nothing") outflow, and two pressures drive a flow by their difference.
-//! A Stokes problem is one symmetric solve; Navier–Stokes is solved by Newton's method
-//! ([`super::newton`]), whose linearisations this module assembles and solves.
+//! nothing") outflow, and two pressures drive a flow by their difference. A Stokes problem is one
+//! symmetric solve; Navier–Stokes is solved by Newton's method ([`super::newton`]), whose
+//! linearisations this module assembles and solves.
 //!
-//! Unknowns are ordered `u_x` (all P2 dofs), `u_y` (`u_z`), then `p`; prescribed rows are replaced
-//! by identity rows; with no pressure boundary the pressure's first dof is pinned to 0. Cells are
-//! assembled in parallel into a matrix structure computed once. A Stokes system (and Newton's
-//! first step, from rest) is symmetric and solved by `LDLᵀ`, the others by LU, both without
-//! pivoting on the symmetric pattern ([`crate::linalg::saddle`]) and refined by GMRES; once Newton
-//! is close, a step is solved by GMRES preconditioned with the last LU.
+//! Unknowns are ordered `u_x` (all P2 dofs), `u_y` (`u_z`), then `p`; the rows of the prescribed
+//! velocities, and of the pressure's pin without a pressure boundary, are replaced by identity
+//! rows ([`super::boundary`]). Cells are assembled in parallel into a matrix structure computed
+//! once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by `LDLᵀ`,
+//! the others by LU, both without pivoting on the symmetric pattern ([`crate::linalg::saddle`])
+//! and refined by GMRES; once Newton is close, a step is solved by GMRES preconditioned with the
+//! last LU.
 //!
 //! Cost: the structure, the slots of every cell's entries and the elimination order once per
-//! solve; an assembly is a pass over the cells (`(D + 1)(D + 2)/2` squared velocity pairs each);
-//! a solve is a factorisation with a few GMRES iterations, or GMRES alone.
+//! solve; an assembly is a pass over the cells, `n² D²` velocity entries each (`n² D` for Stokes;
+//! `n = (D + 1)(D + 2)/2` P2 functions); a solve is a factorisation with a few GMRES iterations,
+//! or GMRES alone.
 
+use super::boundary::BoundaryConditions;
 use super::error::FluidError;
 use super::field::{FlowField, VectorField};
 use super::newton::{Newton, CONTINUATION_LEVELS, GMRES_ITERATIONS};
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
 use crate::linalg::{csc_mul, gmres, PivotedLu, Saddle};
-use crate::math::{Point, Vector};
+use crate::math::Vector;
 use crate::mesh::SimplexMesh;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::Par;
 use rayon::prelude::*;
-use std::sync::Arc;
-
-/// Prescribed velocity on a boundary, a function of position and time (steady problems use
-/// `t = 0`).
-pub type VelocityData<const D: usize> = Arc<dyn Fn(&Point<D>, f64) -> Vector<D> + Send + Sync>;
-
-/// Boundary conditions by facet marker; every boundary facet must get one.
-#[derive(Clone, Default)]
-pub struct BoundaryConditions<const D: usize> {
-    /// Prescribed velocity (no-slip: zero; inflow: a profile) on the facets with each marker.
-    pub velocity: Vec<(i32, VelocityData<D>)>,
-    /// Prescribed pressure `p₀`, in the sense of the normal traction `ν ∂u/∂n − p n = −p₀ n`, on
-    /// the facets with each marker (outflow: `p₀ = 0`).
-    pub pressure: Vec<(i32, f64)>,
-}
-
-impl<const D: usize> BoundaryConditions<D> {
-    /// Zero velocity on the facets marked `marker`.
-    pub fn no_slip(mut self, marker: i32) -> Self {
-        self.velocity
-            .push((marker, Arc::new(|_: &Point<D>, _: f64| Vector::<D>::zeros())));
-        self
-    }
-
-    /// Velocity `g(x, t)` on the facets marked `marker`.
-    pub fn velocity(mut self, marker: i32, g: impl Fn(&Point<D>, f64) -> Vector<D> + Send + Sync + 'static) -> Self {
-        self.velocity.push((marker, Arc::new(g)));
-        self
-    }
-
-    /// Traction-free outflow on the facets marked `marker`: pressure 0.
-    pub fn outflow(self, marker: i32) -> Self {
-        self.pressure(marker, 0.0)
-    }
-
-    /// Pressure `p0` on the facets marked `marker` (a pressure drop between an inlet and an
-    /// outlet is two such conditions).
-    pub fn pressure(mut self, marker: i32, p0: f64) -> Self {
-        self.pressure.push((marker, p0));
-        self
-    }
-
-    /// Checks that every boundary facet of `mesh` has a condition and that every marker named
-    /// exists: an error names the facet or the marker.
-    pub fn check(&self, mesh: &SimplexMesh<D>) -> Result<(), FluidError> {
-        let named = |m: i32| self.pressure.iter().any(|(k, _)| *k == m) || self.velocity.iter().any(|(k, _)| *k == m);
-        for m in self
-            .velocity
-            .iter()
-            .map(|(k, _)| *k)
-            .chain(self.pressure.iter().map(|(k, _)| *k))
-        {
-            if !mesh.facet_markers().contains(&m) {
-                return Err(FluidError::Boundary(format!(
-                    "a boundary condition names marker {}, which no facet carries",
-                    mesh.facet_marker_label(m)
-                )));
-            }
-        }
-        // The marker of every marked facet, by its sorted nodes.
-        let markers: std::collections::HashMap<[u32; D], i32> = mesh
-            .facets()
-            .iter()
-            .zip(mesh.facet_markers())
-            .map(|(f, &m)| {
-                let mut key = *f;
-                key.sort_unstable();
-                (key, m)
-            })
-            .collect();
-        for &face in mesh.boundary() {
-            let nodes = mesh.face_nodes(face);
-            let mut key = nodes;
-            key.sort_unstable();
-            match markers.get(&key) {
-                Some(&m) if named(m) => {}
-                Some(&m) => {
-                    return Err(FluidError::Boundary(format!(
-                        "the boundary facets marked {} have no condition",
-                        mesh.facet_marker_label(m)
-                    )))
-                }
-                None => {
-                    return Err(FluidError::Boundary(format!(
-                        "the boundary facet with nodes {nodes:?} (cell {}) has no marker, hence no condition",
-                        face.cell
-                    )))
-                }
-            }
-        }
-        Ok(())
-    }
-}
 
 /// A steady flow problem.
 pub struct SteadyProblem<'a, const D: usize> {
@@ -265,24 +175,18 @@ impl<const D: usize> System<D> {
         let n2 = space.len();
         let n1 = mesh.num_points();
         let size = D * n2 + n1;
-        // Prescribed velocity rows: identity, right-hand side g at the dof; with no pressure
-        // boundary the pressure's first dof is pinned to 0.
-        // (A dof on two markers takes the value of the last.)
-        let coords = space.coordinates();
+        // Prescribed velocity rows: identity, right-hand side g at the dof; the pressure's pin, if
+        // any, likewise with 0.
+        let boundary = problem.boundary;
         let mut value_at = vec![None; size];
-        for (marker, g) in &problem.boundary.velocity {
-            for k in space.boundary_dofs(mesh, &[*marker])? {
-                let value = g(&coords[k as usize], 0.0);
-                if value.iter().any(|v| !v.is_finite()) {
-                    return Err(FluidError::condition(mesh, *marker, &coords[k as usize], 0.0, &value));
-                }
-                for d in 0..D {
-                    value_at[d * n2 + k as usize] = Some(value[d]);
-                }
+        let fixed = boundary.velocity_dofs(mesh, space)?;
+        boundary.prescribe(mesh, space, &fixed, 0.0, |k, value| {
+            for d in 0..D {
+                value_at[d * n2 + k] = Some(value[d]);
             }
-        }
-        if problem.boundary.pressure.is_empty() {
-            value_at[D * n2] = Some(0.0);
+        })?;
+        if let Some(v) = boundary.pressure_pin() {
+            value_at[D * n2 + v] = Some(0.0);
         }
         let is_fixed: Vec<bool> = value_at.iter().map(Option::is_some).collect();
         let prescribed: Vec<(usize, f64)> = value_at
@@ -443,7 +347,7 @@ impl<const D: usize> System<D> {
         let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
         self.values.fill(0.0);
         self.rhs.fill(0.0);
-        space.add_pressure_load(mesh, &problem.boundary.pressure, &mut self.rhs[..D * n2]);
+        problem.boundary.add_pressure_load(mesh, space, &mut self.rhs[..D * n2]);
         let cells = mesh.num_cells();
         let block = self.local.len() / per_cell;
         for start in (0..cells).step_by(block) {

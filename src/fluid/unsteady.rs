@@ -13,8 +13,7 @@
 //! On a pressure boundary (prescribed `p₀`, see [`BoundaryConditions::pressure`]) the velocity step
 //! carries the traction `ν ∂ũ/∂n − p̂ n = −p₀ n` (the load `−∫ p₀ v·n`) and the correction vanishes
 //! there; the rotational term `−ν ∇·ũ` then carries the boundary pressure to `p₀` as the flow
-//! settles (a Poiseuille flow driven by a pressure drop from rest reaches the exact pressure to
-//! 1e-11, `tests/fluid.rs`). Resetting `φ = p₀ − p^k` on the boundary instead is unstable.
+//! settles ([`BoundaryConditions::correction_pins`]).
 //!
 //! The velocity matrix `(3/(2Δt)) M + ν K` is one scalar matrix for every component; the pressure
 //! Poisson matrix and the P1 mass matrix (which projects `∇·ũ` onto P1) are factored once too. A
@@ -32,13 +31,14 @@
 //! one constant saddle-point system ([`super::monolithic`]).
 
 use super::assembly::{assemble_constant, load};
+use super::boundary::{BoundaryConditions, VelocityDofs};
 use super::characteristics::Characteristics;
 use super::error::FluidError;
 use super::field::FlowField;
 use super::monolithic::MonolithicSystem;
 use super::response::Response;
 use super::space::P2Space;
-use super::steady::{lu_par, BoundaryConditions};
+use super::steady::lu_par;
 use crate::linalg::{Csr, SpdMethod, SpdSolver};
 use crate::math::{flatten, unflatten_into, Point, Vector};
 use crate::mesh::SimplexMesh;
@@ -195,10 +195,8 @@ pub struct Unsteady<const D: usize> {
     velocity_solver: SpdSolver,
     poisson_solver: SpdSolver,
     mass1_solver: SpdSolver,
-    /// The P2 dofs of each velocity condition, in the order of `boundary.velocity`.
-    fixed: Vec<Vec<u32>>,
-    /// Whether each P2 dof carries a velocity condition.
-    prescribed: Vec<bool>,
+    /// The P2 dofs the velocity conditions fix.
+    fixed: VelocityDofs,
     /// Stokes, or how convection is treated.
     convection: Convection,
     /// Built at the first step with [`Convection::Characteristics`].
@@ -282,36 +280,17 @@ impl<const D: usize> Unsteady<D> {
             )));
         }
         let (mass2, stiffness2, divergence, mass1, stiffness1) = assemble_constant(mesh, &space);
-        let mut is_fixed = vec![false; n2];
-        let mut fixed = Vec::new();
-        for (marker, _) in &boundary.velocity {
-            let dofs = space.boundary_dofs(mesh, &[*marker])?;
-            for &k in &dofs {
-                is_fixed[k as usize] = true;
-            }
-            fixed.push(dofs);
-        }
+        let fixed = boundary.velocity_dofs(mesh, &space)?;
         let velocity = Csr::combine(1.5 / dt, &mass2, nu, &stiffness2);
         let factor = |m: &Csr, prescribed: &[bool], columns: usize, coarse: Option<&Csr>| {
             SpdSolver::with_method(m, prescribed, (columns, D == 3), method, coarse).map_err(FluidError::from)
         };
         let p1 = (method != SpdMethod::Direct).then(|| space.p1_prolongation());
-        let velocity_solver = factor(&velocity, &is_fixed, D, p1.as_ref())?;
+        let velocity_solver = factor(&velocity, fixed.is_fixed(), D, p1.as_ref())?;
         drop(p1);
-        let mut phi_fixed = vec![false; n1];
-        if boundary.pressure.is_empty() {
-            phi_fixed[0] = true;
-        } else {
-            for (f, m) in mesh.facets().iter().zip(mesh.facet_markers()) {
-                if boundary.pressure.iter().any(|(k, _)| k == m) {
-                    for &v in f {
-                        phi_fixed[v as usize] = true;
-                    }
-                }
-            }
-        }
+        let phi_fixed = boundary.correction_pins(mesh);
         let mut pressure_load = vec![0.0; D * n2];
-        space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
+        boundary.add_pressure_load(mesh, &space, &mut pressure_load);
         let poisson_solver = factor(&stiffness1, &phi_fixed, 1, None)?;
         let mass1_solver = factor(&mass1, &vec![false; n1], 1, None)?;
         let seconds = StepSeconds {
@@ -329,7 +308,6 @@ impl<const D: usize> Unsteady<D> {
             poisson_solver,
             mass1_solver,
             fixed,
-            prescribed: is_fixed,
             convection: Convection::Extrapolated,
             characteristics: None,
             monolithic: None,
@@ -410,8 +388,8 @@ impl<const D: usize> Unsteady<D> {
                 let system = MonolithicSystem::new::<D>(
                     &self.velocity_matrix,
                     &self.divergence,
-                    &self.prescribed,
-                    self.boundary.pressure.is_empty(),
+                    self.fixed.is_fixed(),
+                    self.boundary.pressure_pin(),
                     lu_par(D),
                 )?;
                 let size = D * self.space.len() + self.flow.pressure.len();
@@ -482,7 +460,7 @@ impl<const D: usize> Unsteady<D> {
     /// [`crate::sim::Immersed`]): the changed velocity is the one the next step starts from and the
     /// one [`Self::acceleration`] differentiates. Dofs with a condition must keep their values.
     pub fn velocity_mut(&mut self) -> (&mut [Vector<D>], &[Point<D>], &[bool]) {
-        (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
+        (&mut self.flow.velocity, self.space.coordinates(), self.fixed.is_fixed())
     }
 
     /// Adds `c` to the velocity now and in the history (`u^k`, `u^{k−1}`, `u^{k−2}`) at every
@@ -630,18 +608,11 @@ impl<const D: usize> Unsteady<D> {
                 w.velocity[(k as usize, d)] += l[d];
             }
         }
-        for ((marker, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
-            for &k in dofs {
-                let x = &self.space.coordinates()[k as usize];
-                let value = g(x, t);
-                if value.iter().any(|v| !v.is_finite()) {
-                    return Err(FluidError::condition(mesh, *marker, x, t, &value));
-                }
-                for d in 0..D {
-                    w.velocity[(k as usize, d)] = value[d];
-                }
+        self.boundary.prescribe(mesh, &self.space, &self.fixed, t, |k, value| {
+            for d in 0..D {
+                w.velocity[(k, d)] = value[d];
             }
-        }
+        })?;
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
@@ -700,11 +671,16 @@ impl<const D: usize> Unsteady<D> {
             &self.velocity_matrix,
             &mut self.velocity_solver,
             &mut w.velocity,
-            &self.prescribed,
+            self.fixed.is_fixed(),
             &mut w.released,
         );
         if let Some(constrain) = constrain {
-            constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
+            constrain(
+                &self.space,
+                &mut self.flow.velocity,
+                self.fixed.is_fixed(),
+                &mut response,
+            );
         }
         self.constraint_solves += response.solves();
         for (k, u) in self.flow.velocity.iter().enumerate() {
