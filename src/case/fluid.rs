@@ -21,8 +21,8 @@ use super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, NumberOrExp
 use super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, Scheme, Solvers,
-    SteadyProblem, Unsteady,
+    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, Fluid, FluidError, P2Space, Scheme,
+    Solvers, SteadyProblem, Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError, PartFile, PvdSeries};
 use crate::linalg::SpdMethod;
@@ -41,8 +41,8 @@ pub struct FlowCase<const D: usize> {
     pub space: P2Space<D>,
     /// Boundary conditions (pressures divided by ρ).
     pub boundary: BoundaryConditions<D>,
-    /// ρ.
-    pub density: f64,
+    /// ρ and μ.
+    pub fluid: Fluid,
     /// ν = μ/ρ.
     pub nu: f64,
     /// The body force per unit mass (gravity).
@@ -211,7 +211,11 @@ impl Case {
             return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
         }
         let density = self.positive("fluid.density", spec.density.unwrap_or(1.0))?;
-        let nu = self.positive("fluid.viscosity", spec.viscosity)? / density;
+        let fluid = Fluid {
+            density,
+            viscosity: self.positive("fluid.viscosity", spec.viscosity)?,
+        };
+        let nu = fluid.kinematic_viscosity();
         let steady = spec.steady.unwrap_or(false);
         let convection = match (spec.stokes.unwrap_or(false), spec.convection) {
             (false, None | Some(ConvectionSpec::Extrapolated)) => Convection::Extrapolated,
@@ -362,7 +366,7 @@ impl Case {
             mesh,
             space,
             boundary,
-            density,
+            fluid,
             nu,
             gravity,
             steady,
@@ -436,7 +440,7 @@ impl<const D: usize> FlowCase<D> {
         let g = self.gravity;
         if let Some(force) = &self.force {
             let f = force.compute(&self.mesh, &self.space, self.nu, &|_: &Point<D>| g, flow, acceleration);
-            m.force = f * self.density;
+            m.force = f * self.fluid.density;
             if let Some((u, l)) = self.report.reference {
                 let scale = 2.0 / (u * u * l);
                 m.drag_coefficient = Some(scale * f[0]);
@@ -452,7 +456,7 @@ impl<const D: usize> FlowCase<D> {
                     .map(|(&v, w)| w * flow.pressure[v as usize])
                     .sum()
             };
-            m.pressure_difference = Some(self.density * (p(&points[0]) - p(&points[1])));
+            m.pressure_difference = Some(self.fluid.density * (p(&points[0]) - p(&points[1])));
         }
         m
     }
@@ -460,7 +464,7 @@ impl<const D: usize> FlowCase<D> {
     /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
     pub(super) fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
         let n = self.mesh.num_points();
-        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.density).collect();
+        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.fluid.density).collect();
         let vorticity = flow.vorticity(&self.mesh, &self.space);
         let vorticity = if D == 2 {
             Field::scalar("vorticity", &vorticity.iter().map(|w| w.z).collect::<Vec<_>>())
@@ -586,7 +590,8 @@ fn run_steady<const D: usize>(
     let t = Instant::now();
     let g = flow.gravity;
     let problem = SteadyProblem {
-        viscosity: flow.nu,
+        kinematic_viscosity: flow.nu,
+        density: flow.fluid.density,
         force: &|_: &Point<D>| g,
         boundary: &flow.boundary,
         convection: flow.convection != Convection::Off,

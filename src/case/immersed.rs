@@ -308,7 +308,7 @@ where
     let options = ImmersedOptions {
         boundary: flow.body_boundary,
         substeps: substeps_for(dt, stable),
-        ..ImmersedOptions::new(flow.density)
+        ..ImmersedOptions::new(flow.fluid.density)
     };
     let mut immersed = Immersed::new(fluid, sim, options).map_err(sim_error)?;
     let setup_seconds = case_setup_seconds + setup.elapsed().as_secs_f64();
@@ -321,7 +321,7 @@ where
                 .fold(f64::INFINITY, f64::min)
         })
         .fold(f64::INFINITY, f64::min);
-    let mu = flow.nu * flow.density;
+    let mu = flow.fluid.viscosity;
 
     let write = |c: &Immersed<D>,
                  writer: &mut Writer,

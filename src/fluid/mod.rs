@@ -23,6 +23,7 @@ pub mod quadrature;
 pub mod response;
 pub mod space;
 pub mod steady;
+pub mod units;
 pub mod unsteady;
 
 pub use boundary::{BoundaryConditions, VelocityData, VelocityDofs};
@@ -33,4 +34,5 @@ pub use quadrature::Quadrature;
 pub use response::Response;
 pub use space::P2Space;
 pub use steady::{solve_steady, SteadyProblem};
+pub use units::Fluid;
 pub use unsteady::{Carried, Convection, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

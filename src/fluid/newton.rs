@@ -36,6 +36,7 @@
 use super::error::FluidError;
 use super::space::P2Space;
 use super::steady::{SteadyProblem, System};
+use crate::math::shown;
 use crate::mesh::SimplexMesh;
 
 /// How many times [`solve_steady`](super::solve_steady) may double the viscosity to reach a flow Newton converges
@@ -70,7 +71,7 @@ impl<const D: usize> Newton<'_, D> {
         match self.solve(system, problem, None, limit) {
             Err(FluidError::NotConverged(_)) if levels > 0 => {
                 let thicker = SteadyProblem {
-                    viscosity: 2.0 * problem.viscosity,
+                    kinematic_viscosity: 2.0 * problem.kinematic_viscosity,
                     ..*problem
                 };
                 let (start, before) = self.continued(system, &thicker, levels - 1)?;
@@ -124,9 +125,9 @@ impl<const D: usize> Newton<'_, D> {
             }
             if stalled == STALLED_STEPS {
                 return Err(FluidError::NotConverged(format!(
-                    "Newton's method stalled after {step} steps at viscosity {} (no decrease of the residual along \
+                    "Newton's method stalled after {step} steps at {} (no decrease of the residual along \
                      {STALLED_STEPS} steps in a row)",
-                    problem.viscosity
+                    viscosity(problem)
                 )));
             }
             base.copy_from_slice(&x);
@@ -166,11 +167,21 @@ impl<const D: usize> Newton<'_, D> {
             previous = relative;
         }
         Err(FluidError::NotConverged(format!(
-            "Newton's method did not converge in {limit} steps at viscosity {} (relative change {previous:.1e} at the \
+            "Newton's method did not converge in {limit} steps at {} (relative change {previous:.1e} at the \
              last)",
-            problem.viscosity
+            viscosity(problem)
         )))
     }
+}
+
+/// The viscosity of `problem` for a message, in the user's terms: `viscosity μ = … (ν = μ/ρ = …)`.
+fn viscosity<const D: usize>(problem: &SteadyProblem<D>) -> String {
+    let nu = problem.kinematic_viscosity;
+    format!(
+        "viscosity μ = {} (ν = μ/ρ = {})",
+        shown(problem.density * nu),
+        shown(nu)
+    )
 }
 
 /// The smallest fraction of a Newton step the line search tries; below it the step is taken

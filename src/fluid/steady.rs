@@ -39,8 +39,11 @@ use rayon::prelude::*;
 
 /// A steady flow problem.
 pub struct SteadyProblem<'a, const D: usize> {
-    /// Kinematic viscosity ν.
-    pub viscosity: f64,
+    /// The kinematic viscosity `ν = μ/ρ` ([`Fluid::kinematic_viscosity`](super::Fluid::kinematic_viscosity)).
+    pub kinematic_viscosity: f64,
+    /// The density `ρ`: the solve needs only `ν`, its messages give the user's dynamic viscosity
+    /// `μ = ρ ν`.
+    pub density: f64,
     /// Body force per unit mass.
     pub force: VectorField<'a, D>,
     /// Boundary conditions.
@@ -343,7 +346,7 @@ impl<const D: usize> System<D> {
         let cross_components = self.cross_components;
         let per_cell = local_count(D, cross_components);
         let n2 = self.n2;
-        let nu = problem.viscosity;
+        let nu = problem.kinematic_viscosity;
         let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
         self.values.fill(0.0);
         self.rhs.fill(0.0);

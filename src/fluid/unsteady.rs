@@ -186,6 +186,7 @@ impl<const D: usize> Work<D> {
 /// The time stepper: constant matrices, their factors, and the state.
 pub struct Unsteady<const D: usize> {
     space: P2Space<D>,
+    /// The kinematic viscosity `ν = μ/ρ`.
     nu: f64,
     dt: f64,
     mass2: Csr,
@@ -238,7 +239,7 @@ pub struct Solvers {
 }
 
 impl<const D: usize> Unsteady<D> {
-    /// A stepper for viscosity `nu` and time step `dt` on `mesh` with the velocity space `space`
+    /// A stepper for kinematic viscosity `nu` (`ν = μ/ρ`) and time step `dt` on `mesh` with the velocity space `space`
     /// (curved or not, see [`P2Space::curve_boundary`]), starting from `initial` at time `t0`;
     /// assembles and factors the constant matrices (or, where a factor would not fit or would be
     /// slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
@@ -254,8 +255,8 @@ impl<const D: usize> Unsteady<D> {
         Self::with_method(mesh, space, (nu, dt), boundary, (initial, t0), SpdMethod::Auto)
     }
 
-    /// [`new`](Self::new) with the constant matrices solved by `method`; `(nu, dt)` the viscosity
-    /// and the time step, `(initial, t0)` the start.
+    /// [`new`](Self::new) with the constant matrices solved by `method`; `(nu, dt)` the kinematic
+    /// viscosity and the time step, `(initial, t0)` the start.
     pub fn with_method(
         mesh: &SimplexMesh<D>,
         space: P2Space<D>,
@@ -268,7 +269,7 @@ impl<const D: usize> Unsteady<D> {
         boundary.check(mesh)?;
         if !(dt > 0.0 && dt.is_finite() && nu > 0.0 && nu.is_finite()) {
             return Err(FluidError::Solve(format!(
-                "the time step and the viscosity must be positive, got Δt = {dt}, ν = {nu}"
+                "the time step and the kinematic viscosity must be positive, got Δt = {dt}, ν = {nu}"
             )));
         }
         let (n2, n1) = (space.len(), mesh.num_points());
@@ -367,8 +368,8 @@ impl<const D: usize> Unsteady<D> {
             .collect()
     }
 
-    /// The kinematic viscosity.
-    pub fn viscosity(&self) -> f64 {
+    /// The kinematic viscosity `ν = μ/ρ`.
+    pub fn kinematic_viscosity(&self) -> f64 {
         self.nu
     }
 
