@@ -16,12 +16,12 @@
 //! Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
 //! relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
 //! of a new factorisation ([`crate::linalg::gmres`](mod@crate::linalg::gmres)): the Jacobians
-//! differ by about that much, so GMRES needs a few triangular solves, each about a sixth of a
-//! factorisation (2D). Its residual is brought below `η ‖r₀‖` with the forcing term
-//! `η = min(10⁻², c²)`, `c` the previous relative change, which keeps the convergence quadratic
-//! (the stopping rule above relies on it). A step whose expected iterations would cost more than a
-//! factorisation factorises instead ([`REFACTOR_ITERATIONS`]), and so does one where GMRES does not
-//! get there in [`GMRES_ITERATIONS`].
+//! differ by about that much, so GMRES needs a few iterations, each a pair of triangular solves
+//! and a product with the matrix, far cheaper than a factorisation. Its residual is brought below
+//! `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative change, which
+//! keeps the convergence quadratic (the stopping rule above relies on it). A step whose expected
+//! iterations would cost more than a factorisation factorises instead ([`REFACTOR_ITERATIONS`]),
+//! and so does one where GMRES does not get there in [`GMRES_ITERATIONS`].
 //!
 //! Far from the solution (high Reynolds numbers) a full Newton step can overshoot: a step is
 //! halved until the residual norm `‖J(w) w − b(w)‖` decreases (Armijo's test, down to
@@ -39,8 +39,8 @@ use super::steady::{SteadyProblem, System};
 use crate::math::shown;
 use crate::mesh::SimplexMesh;
 
-/// How many times [`solve_steady`](super::solve_steady) may double the viscosity to reach a flow Newton converges
-/// from.
+/// How many times [`solve_steady`](super::solve_steady) may double the viscosity to reach a flow
+/// Newton converges from.
 pub const CONTINUATION_LEVELS: usize = 4;
 
 /// A Newton solve's fixed inputs.
