@@ -6,12 +6,12 @@
 //! ```
 //!
 //! and the load of every step, `(f(t) − (u·∇)u, φ_i)` per cell, with the convection of the
-//! extrapolated velocity or without it. Both use a quadrature exact to the degree of their
-//! integrands on straight cells (4 for the matrices, 5 for the load).
+//! extrapolated velocity or without it. The quadratures are exact on straight cells for the
+//! matrices (degree 4, the P2 mass matrix's) and for the load's convection term (degree 5).
 //!
 //! Cost: the matrices are one pass over the cells (element matrices computed in parallel a block
 //! of cells at a time, added in order); the load is a pass over the cells in parallel, each
-//! writing its own `(D + 1)(D + 2)/2` values, which the caller scatters.
+//! writing its own `(D + 1)(D + 2)/2` vectors, which the caller scatters.
 
 use super::field::velocity_in_cell;
 use super::quadrature::Quadrature;

@@ -1,20 +1,23 @@
 //! The velocity operator of a time step as a constraint inside the step sees it: [`Response`]
 //! applies `A⁻¹`, `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, to nodal loads
-//! (the velocity response `A⁻¹ Σ_j e_j l_j`), and gives the restrictions of `A` that
-//! preconditioners and approximate responses need. It is the interface the rigid bodies'
-//! constraint ([`crate::sim::Immersed`]) uses between the velocity solve and the pressure
-//! correction ([`super::Unsteady::step_constrained`]).
+//! (the velocity response `A⁻¹ Σ_j e_j l_j`), gives the restrictions of `A` that
+//! preconditioners and approximate responses need, and collects the pressure nodes whose
+//! continuity the constraint releases. It is the interface the rigid bodies' constraint
+//! ([`crate::sim::Immersed`]) uses between the velocity solve and the pressure correction
+//! ([`super::Unsteady::step_constrained`]).
 //!
-//! Cost: a response is a pair of triangular solves with the step's factor for all components at
-//! once ([`Response::solve`]), or the part of them that reaches the loaded dofs
-//! ([`Response::solve_at`]); a restriction or a patch is proportional to its entries.
+//! Cost: a response is a solve with the step's velocity system for all components at once (a pair
+//! of triangular solves with its factor, or its multigrid-preconditioned CG: [`Response::solve`]),
+//! or the part of the triangular solves that reaches the loaded dofs ([`Response::solve_at`]); a
+//! restriction or a patch is proportional to its entries.
 
 use crate::linalg::{Csr, Patch, Reach, SpdSolver};
 use crate::math::Vector;
 use faer::Mat;
 
 /// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
-/// what a constraint inside a step ([`Unsteady::step_constrained`](super::Unsteady::step_constrained)) needs to apply `A⁻¹`.
+/// what a constraint inside a step
+/// ([`Unsteady::step_constrained`](super::Unsteady::step_constrained)) needs to apply `A⁻¹`.
 pub struct Response<'a, const D: usize> {
     matrix: &'a Csr,
     solver: &'a mut SpdSolver,

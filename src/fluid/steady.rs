@@ -39,7 +39,8 @@ use rayon::prelude::*;
 
 /// A steady flow problem.
 pub struct SteadyProblem<'a, const D: usize> {
-    /// The kinematic viscosity `ν = μ/ρ` ([`Fluid::kinematic_viscosity`](super::Fluid::kinematic_viscosity)).
+    /// The kinematic viscosity `ν = μ/ρ`
+    /// ([`Fluid::kinematic_viscosity`](super::Fluid::kinematic_viscosity)).
     pub kinematic_viscosity: f64,
     /// The density `ρ`: the solve needs only `ν`, its messages give the user's dynamic viscosity
     /// `μ = ρ ν`.

@@ -210,10 +210,10 @@ pub struct Solvers {
 }
 
 impl<const D: usize> Unsteady<D> {
-    /// A stepper for kinematic viscosity `nu` (`ν = μ/ρ`) and time step `dt` on `mesh` with the velocity space `space`
-    /// (curved or not, see [`P2Space::curve_boundary`]), starting from `initial` at time `t0`;
-    /// assembles and factors the constant matrices (or, where a factor would not fit or would be
-    /// slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
+    /// A stepper for kinematic viscosity `nu` (`ν = μ/ρ`) and time step `dt` on `mesh` with the
+    /// velocity space `space` (curved or not, see [`P2Space::curve_boundary`]), starting from
+    /// `initial` at time `t0`; assembles and factors the constant matrices (or, where a factor
+    /// would not fit or would be slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
     pub fn new(
         mesh: &SimplexMesh<D>,
         space: P2Space<D>,
