@@ -46,7 +46,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .outflow(marker("outlet")?);
         let zero = |_: &Point<2>| Vector::<2>::zeros();
         let problem = SteadyProblem {
-            viscosity: 1e-3,
+            kinematic_viscosity: 1e-3,
+            density: 1.0,
             force: &zero,
             boundary: &bc,
             convection: true,

@@ -46,7 +46,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .no_slip(container);
         let zero = |_: &Point<3>| Vector::<3>::zeros();
         let problem = SteadyProblem {
-            viscosity: mu,
+            kinematic_viscosity: mu,
+            density: 1.0,
             force: &zero,
             boundary: &bc,
             convection: false,

@@ -104,7 +104,8 @@ fn manufactured<const D: usize>(n: usize, nu: f64, convection: bool) -> (f64, f6
         bc = bc.velocity(m, move |x: &Point<D>, _| u(x));
     }
     let problem = SteadyProblem {
-        viscosity: nu,
+        kinematic_viscosity: nu,
+        density: 1.0,
         force: &f,
         boundary: &bc,
         convection,
@@ -168,7 +169,8 @@ fn navier_stokes(
 ) -> (FlowField<2>, usize, f64) {
     let zero = |_: &Point<2>| Vector::<2>::zeros();
     let problem = SteadyProblem {
-        viscosity: nu,
+        kinematic_viscosity: nu,
+        density: 1.0,
         force: &zero,
         boundary: bc,
         convection: true,
@@ -391,7 +393,8 @@ fn pressure_drop_drives_poiseuille_flow() {
     };
     for convection in [false, true] {
         let problem = SteadyProblem {
-            viscosity: nu,
+            kinematic_viscosity: nu,
+            density: 1.0,
             force: &|_: &Point<2>| Vector::<2>::zeros(),
             boundary: &bc,
             convection,
@@ -444,7 +447,8 @@ fn uniform_boundary_pressure_leaves_the_fluid_at_rest() {
             bc = bc.pressure(m, c);
         }
         let problem = SteadyProblem {
-            viscosity: 1.0,
+            kinematic_viscosity: 1.0,
+            density: 1.0,
             force: &|_: &Point<D>| Vector::<D>::zeros(),
             boundary: &bc,
             convection: false,
@@ -548,7 +552,8 @@ fn stokes_drag_on_a_sphere_in_a_spherical_container() {
         .no_slip(container);
     let zero = |_: &Point<3>| Vector::<3>::zeros();
     let problem = SteadyProblem {
-        viscosity: mu,
+        kinematic_viscosity: mu,
+        density: 1.0,
         force: &zero,
         boundary: &bc,
         convection: false,

@@ -309,7 +309,7 @@ where
         let options = ImmersedOptions {
             boundary: flow.body_boundary,
             substeps: sim.substeps(dt, inflows.iter().map(Inflow::template)),
-            ..ImmersedOptions::new(flow.density)
+            ..ImmersedOptions::new(flow.fluid.density)
         };
         let immersed = Immersed::new(fluid, sim, options).map_err(|cause| case.sim_error(cause))?;
         let h_min = flow.mesh.shortest_edge();
@@ -376,8 +376,8 @@ where
             .insert(mesh, released)
             .and_then(|()| self.immersed.step(mesh))
             .map_err(|cause| self.case.sim_error(cause))?;
-        let mu = self.flow.nu * self.flow.density;
-        self.extremes.update(&self.immersed, (self.dt, self.h_min, mu));
+        self.extremes
+            .update(&self.immersed, (self.dt, self.h_min, self.flow.fluid.viscosity));
         Ok(())
     }
 

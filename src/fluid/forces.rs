@@ -9,13 +9,14 @@
 //! equation against `v_a` by parts) but converges at the order of the volume terms, faster than
 //! differentiating the discrete solution on the boundary.
 
+use super::error::FluidError;
+use super::field::FlowField;
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
-use super::steady::{FlowField, FluidError};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 
-/// The force of the flow (viscosity `nu`, body force `f`) on the facets marked `marker`, per unit
+/// The force of the flow (kinematic viscosity `nu`, body force `f`) on the facets marked `marker`, per unit
 /// density; `acceleration` is `∂u/∂t` at the P2 dofs for an unsteady flow (`None`: steady). For a
 /// force measured at every step, build a [`BoundaryForce`] once instead.
 pub fn boundary_force<const D: usize>(

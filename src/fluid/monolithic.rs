@@ -39,13 +39,14 @@ pub struct MonolithicSystem {
 impl MonolithicSystem {
     /// Builds and factorises the matrix for the scalar velocity block `velocity` (`A`, `n₂ × n₂`)
     /// and the divergence `divergence` (`B`, `n₁ × D n₂`); `prescribed[k]` marks the P2 dofs with
-    /// a velocity condition, `pin_pressure` fixes the first pressure (no pressure boundary).
+    /// a velocity condition, `pressure_pin` is the vertex whose pressure is fixed, if any
+    /// ([`BoundaryConditions::pressure_pin`](super::BoundaryConditions::pressure_pin)).
     /// `Err` names what the factorisation refused.
     pub fn new<const D: usize>(
         velocity: &Csr,
         divergence: &Csr,
         prescribed: &[bool],
-        pin_pressure: bool,
+        pressure_pin: Option<usize>,
         par: Par,
     ) -> Result<Self, FactorError> {
         let (n2, n1) = (velocity.rows(), divergence.rows());
@@ -66,7 +67,7 @@ impl MonolithicSystem {
         }
         let matrix = SparseColMat::try_new_from_triplets(size, size, &triplets).map_err(|e| format!("{e:?}"))?;
         let mut fixed: Vec<bool> = (0..D).flat_map(|_| prescribed.iter().copied()).collect();
-        fixed.extend((0..n1).map(|v| pin_pressure && v == 0));
+        fixed.extend((0..n1).map(|v| pressure_pin == Some(v)));
         let mut saddle = Saddle::new(matrix.symbolic(), &fixed, n2, D * n2, par)?;
         saddle.factorize_symmetric(matrix.val())?;
         let fixed_columns = (0..size as u32).filter(|&k| fixed[k as usize]).collect();

@@ -4,8 +4,8 @@
 //! average over the cells around it, weighted by their measures (exact for a quadratic field, which
 //! has the same gradient at the vertex from every cell).
 
+use super::field::FlowField;
 use super::space::{Local, P2Space};
-use super::steady::FlowField;
 use crate::math::Vector;
 use crate::mesh::SimplexMesh;
 use nalgebra::SMatrix;

@@ -214,6 +214,14 @@ impl<const D: usize> P2Space<D> {
         &self.nodes
     }
 
+    /// The P2 dof at the midpoint of the edge between vertices `a` and `b` (either order), if
+    /// they share an edge.
+    pub fn edge_dof(&self, a: u32, b: u32) -> Option<u32> {
+        self.edge_index
+            .get(&[a.min(b), a.max(b)])
+            .map(|&e| self.vertices as u32 + e)
+    }
+
     /// The P2 dofs on the facets carrying any of `markers`, sorted: their vertices and the
     /// midpoints of their edges. An unknown marker is an error naming it.
     pub fn boundary_dofs(&self, mesh: &SimplexMesh<D>, markers: &[i32]) -> Result<Vec<u32>, MeshError> {
@@ -233,10 +241,7 @@ impl<const D: usize> P2Space<D> {
             dofs.extend_from_slice(f);
             for a in 0..D {
                 for b in a + 1..D {
-                    let (x, y) = (f[a], f[b]);
-                    if let Some(&e) = self.edge_index.get(&[x.min(y), x.max(y)]) {
-                        dofs.push(self.vertices as u32 + e);
-                    }
+                    dofs.extend(self.edge_dof(f[a], f[b]));
                 }
             }
         }
@@ -361,50 +366,4 @@ pub fn p2_gradients<const D: usize>(l: &[f64; 4], g: &[Vector<D>; 4]) -> [Vector
         out[D + 1 + k] = (g[j] * l[i] + g[i] * l[j]) * 4.0;
     }
     out
-}
-
-impl<const D: usize> P2Space<D> {
-    /// Adds the load of a prescribed boundary pressure, `−p₀ ∫_F φ_i n_d`, for every facet `F`
-    /// carrying a marker of `pressures` (`(marker, p₀)`), to `out` (component-major: `out[d n + i]`,
-    /// `n` the number of P2 dofs); `n` is the outward normal. The integrals are exact: on a segment
-    /// the P2 functions integrate to `|F|/6` (vertices) and `2|F|/3` (midpoint), on a triangle to 0
-    /// (vertices) and `|F|/3` (midpoints).
-    pub fn add_pressure_load(&self, mesh: &SimplexMesh<D>, pressures: &[(i32, f64)], out: &mut [f64]) {
-        let n2 = self.len();
-        let (vertex_weight, midpoint_weight) = if D == 2 {
-            (1.0 / 6.0, 2.0 / 3.0)
-        } else {
-            (0.0, 1.0 / 3.0)
-        };
-        for (f, (nodes, marker)) in mesh.facets().iter().zip(mesh.facet_markers()).enumerate() {
-            let Some(&(_, p0)) = pressures.iter().find(|(m, _)| m == marker) else {
-                continue;
-            };
-            let mut normal = mesh.facet_area_normal(f as u32);
-            // Orient it out of the domain: away from the cell's vertex off the facet.
-            let cell = mesh.facet_cells()[f][0];
-            if let Some(&opposite) = mesh.cell(cell).iter().find(|v| !nodes.contains(v)) {
-                let p = mesh.points();
-                if (p[opposite as usize] - p[nodes[0] as usize]).dot(&normal) > 0.0 {
-                    normal = -normal;
-                }
-            }
-            let mut add = |dof: u32, weight: f64| {
-                for d in 0..D {
-                    out[d * n2 + dof as usize] -= p0 * weight * normal[d];
-                }
-            };
-            for &v in nodes {
-                add(v, vertex_weight);
-            }
-            for a in 0..D {
-                for b in a + 1..D {
-                    let (x, y) = (nodes[a], nodes[b]);
-                    if let Some(&e) = self.edge_index.get(&[x.min(y), x.max(y)]) {
-                        add(self.vertices as u32 + e, midpoint_weight);
-                    }
-                }
-            }
-        }
-    }
 }

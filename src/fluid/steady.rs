@@ -1,4 +1,4 @@
-//! Steady incompressible flow with Taylor–Hood elements: find `u ∈ P2^D`, `p ∈ P1` with
+//! The steady incompressible flow system with Taylor–Hood elements: find `u ∈ P2^D`, `p ∈ P1` with
 //!
 //! ```text
 //! ν (∇u, ∇v) + ((u·∇)u, v) − (p, ∇·v) = (f, v)   for all v vanishing where u is prescribed,
@@ -7,224 +7,44 @@
 //!
 //! `u = g` on the velocity boundaries, and the natural condition `ν ∂u/∂n − p n = −p₀ n` on
 //! pressure boundaries (which adds `−∫ p₀ v·n` to the right-hand side): `p₀ = 0` is the free ("do
-//! nothing") outflow, and two pressures drive a flow by their difference.
-//! The convection term is linearised by Newton's method from the Stokes solution: each iteration solves
+//! nothing") outflow, and two pressures drive a flow by their difference. A Stokes problem is one
+//! symmetric solve; Navier–Stokes is solved by Newton's method ([`super::newton`]), whose
+//! linearisations this module assembles and solves.
 //!
-//! ```text
-//! ν (∇u, ∇v) + ((w·∇)u + (u·∇)w, v) − (p, ∇·v) = (f, v) + ((w·∇)w, v)
-//! ```
-//!
-//! for the new `u` given the previous `w`, until the largest velocity change falls below the
-//! tolerance (relative to the largest velocity). Unknowns are ordered `u_x` (all P2 dofs), `u_y`
-//! (`u_z`), then `p`; prescribed rows are replaced by identity rows; with no pressure boundary the
-//! pressure's first dof is pinned to 0. Cells are assembled in parallel into a matrix structure
-//! computed once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by
-//! `LDLᵀ`, the others by LU, both without pivoting on the symmetric pattern ([`crate::linalg::saddle`])
+//! Unknowns are ordered `u_x` (all P2 dofs), `u_y` (`u_z`), then `p`; the rows of the prescribed
+//! velocities, and of the pressure's pin without a pressure boundary, are replaced by identity
+//! rows ([`super::boundary`]). Cells are assembled in parallel into a matrix structure computed
+//! once. A Stokes system (and Newton's first step, from rest) is symmetric and solved by `LDLᵀ`,
+//! the others by LU, both without pivoting on the symmetric pattern ([`crate::linalg::saddle`])
 //! and refined by GMRES; once Newton is close, a step is solved by GMRES preconditioned with the
-//! last LU (see [`solve_steady`]).
+//! last LU.
+//!
+//! Cost: the structure, the slots of every cell's entries and the elimination order once per
+//! solve; an assembly is a pass over the cells, `n² D²` velocity entries each (`n² D` for Stokes;
+//! `n = (D + 1)(D + 2)/2` P2 functions); a solve is a factorisation with a few GMRES iterations,
+//! or GMRES alone.
 
+use super::boundary::BoundaryConditions;
+use super::error::FluidError;
+use super::field::{FlowField, VectorField};
+use super::newton::{Newton, CONTINUATION_LEVELS, GMRES_ITERATIONS};
 use super::quadrature::Quadrature;
 use super::space::{p2_count, Local, P2Space};
-use crate::linalg::FactorError;
 use crate::linalg::{csc_mul, gmres, PivotedLu, Saddle};
-use crate::math::{Point, Vector};
-use crate::mesh::{MeshError, SimplexMesh};
+use crate::math::Vector;
+use crate::mesh::SimplexMesh;
 use faer::sparse::{SparseColMatRef, SymbolicSparseColMat};
 use faer::Par;
 use rayon::prelude::*;
-use std::sync::Arc;
-
-/// What can go wrong in a fluid solve.
-#[derive(Debug, thiserror::Error)]
-pub enum FluidError {
-    /// A marker the mesh does not have.
-    #[error(transparent)]
-    Mesh(#[from] MeshError),
-    /// A boundary without a condition, or a condition on a marker no facet carries.
-    #[error("{0}")]
-    Boundary(String),
-    /// The solution stopped being finite (named: the step, the field and where).
-    #[error("{0}")]
-    NotFinite(String),
-    /// Newton's method did not converge (with what it reached).
-    #[error("{0}")]
-    NotConverged(String),
-    /// The linear solver failed (a singular system: a boundary without conditions, say).
-    #[error("the linear solver failed: {0}")]
-    Solve(String),
-    /// A factorisation would not fit the memory budget: the mesh is too fine for the machine.
-    #[error("{0}")]
-    Memory(crate::memory::MemoryError),
-    /// A prescribed boundary velocity that is not finite (a formula dividing by zero, say).
-    #[error("the velocity prescribed on '{marker}' is {value:?} at {at:?}, t = {}: it must be finite", crate::math::shown(*time))]
-    Condition {
-        /// The facet marker's name (or number).
-        marker: String,
-        /// Where.
-        at: Vec<f64>,
-        /// When.
-        time: f64,
-        /// The value.
-        value: Vec<f64>,
-    },
-    /// A saved flow state ([`super::UnsteadyState`]) that does not fit the stepper.
-    #[error("the saved flow does not fit this case: {0}")]
-    State(String),
-}
-
-impl FluidError {
-    /// The error for velocity condition `marker` at `x`, time `time`.
-    pub(crate) fn condition<const D: usize>(
-        mesh: &SimplexMesh<D>,
-        marker: i32,
-        x: &Point<D>,
-        time: f64,
-        value: &Vector<D>,
-    ) -> Self {
-        FluidError::Condition {
-            marker: mesh.facet_marker_label(marker),
-            at: x.as_slice().to_vec(),
-            time,
-            value: value.as_slice().to_vec(),
-        }
-    }
-}
-
-impl From<FactorError> for FluidError {
-    fn from(e: FactorError) -> Self {
-        match e {
-            FactorError::Memory(m) => FluidError::Memory(m),
-            FactorError::Failed(message) => FluidError::Solve(message),
-        }
-    }
-}
-
-/// A Taylor–Hood solution: velocity at every P2 dof, pressure at every vertex.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FlowField<const D: usize> {
-    /// Velocity per P2 dof (vertices, then edge midpoints).
-    pub velocity: Vec<Vector<D>>,
-    /// Pressure per vertex.
-    pub pressure: Vec<f64>,
-}
-
-/// Prescribed velocity on a boundary, a function of position and time (steady problems use
-/// `t = 0`).
-pub type VelocityData<const D: usize> = Arc<dyn Fn(&Point<D>, f64) -> Vector<D> + Send + Sync>;
-
-/// A body force or any vector field given as a function of position.
-pub type VectorField<'a, const D: usize> = &'a (dyn Fn(&Point<D>) -> Vector<D> + Sync);
-
-/// Boundary conditions by facet marker; every boundary facet must get one.
-#[derive(Clone, Default)]
-pub struct BoundaryConditions<const D: usize> {
-    /// Prescribed velocity (no-slip: zero; inflow: a profile) on the facets with each marker.
-    pub velocity: Vec<(i32, VelocityData<D>)>,
-    /// Prescribed pressure `p₀`, in the sense of the normal traction `ν ∂u/∂n − p n = −p₀ n`, on
-    /// the facets with each marker (outflow: `p₀ = 0`).
-    pub pressure: Vec<(i32, f64)>,
-}
-
-impl<const D: usize> BoundaryConditions<D> {
-    /// Zero velocity on the facets marked `marker`.
-    pub fn no_slip(mut self, marker: i32) -> Self {
-        self.velocity
-            .push((marker, Arc::new(|_: &Point<D>, _: f64| Vector::<D>::zeros())));
-        self
-    }
-
-    /// Velocity `g(x, t)` on the facets marked `marker`.
-    pub fn velocity(mut self, marker: i32, g: impl Fn(&Point<D>, f64) -> Vector<D> + Send + Sync + 'static) -> Self {
-        self.velocity.push((marker, Arc::new(g)));
-        self
-    }
-
-    /// Traction-free outflow on the facets marked `marker`: pressure 0.
-    pub fn outflow(self, marker: i32) -> Self {
-        self.pressure(marker, 0.0)
-    }
-
-    /// Pressure `p0` on the facets marked `marker` (a pressure drop between an inlet and an
-    /// outlet is two such conditions).
-    pub fn pressure(mut self, marker: i32, p0: f64) -> Self {
-        self.pressure.push((marker, p0));
-        self
-    }
-
-    /// Checks that every boundary facet of `mesh` has a condition and that every marker named
-    /// exists: an error names the facet or the marker.
-    pub fn check(&self, mesh: &SimplexMesh<D>) -> Result<(), FluidError> {
-        let named = |m: i32| self.pressure.iter().any(|(k, _)| *k == m) || self.velocity.iter().any(|(k, _)| *k == m);
-        for m in self
-            .velocity
-            .iter()
-            .map(|(k, _)| *k)
-            .chain(self.pressure.iter().map(|(k, _)| *k))
-        {
-            if !mesh.facet_markers().contains(&m) {
-                return Err(FluidError::Boundary(format!(
-                    "a boundary condition names marker {}, which no facet carries",
-                    mesh.facet_marker_label(m)
-                )));
-            }
-        }
-        // The marker of every marked facet, by its sorted nodes.
-        let markers: std::collections::HashMap<[u32; D], i32> = mesh
-            .facets()
-            .iter()
-            .zip(mesh.facet_markers())
-            .map(|(f, &m)| {
-                let mut key = *f;
-                key.sort_unstable();
-                (key, m)
-            })
-            .collect();
-        for &face in mesh.boundary() {
-            let nodes = mesh.face_nodes(face);
-            let mut key = nodes;
-            key.sort_unstable();
-            match markers.get(&key) {
-                Some(&m) if named(m) => {}
-                Some(&m) => {
-                    return Err(FluidError::Boundary(format!(
-                        "the boundary facets marked {} have no condition",
-                        mesh.facet_marker_label(m)
-                    )))
-                }
-                None => {
-                    return Err(FluidError::Boundary(format!(
-                        "the boundary facet with nodes {nodes:?} (cell {}) has no marker, hence no condition",
-                        face.cell
-                    )))
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The P2 field `velocity` and its gradient `G[d][e] = ∂_e u_d` at a point of a cell with P2 dofs
-/// `dofs`, given the basis values `phi` and gradients `grad` there.
-pub fn velocity_in_cell<const D: usize>(
-    velocity: &[Vector<D>],
-    dofs: &[u32],
-    phi: &[f64; 10],
-    grad: &[Vector<D>; 10],
-) -> (Vector<D>, nalgebra::SMatrix<f64, D, D>) {
-    let mut v = Vector::<D>::zeros();
-    let mut g = nalgebra::SMatrix::<f64, D, D>::zeros();
-    for (k, &dof) in dofs.iter().enumerate() {
-        let u = velocity[dof as usize];
-        v += u * phi[k];
-        g += u * grad[k].transpose();
-    }
-    (v, g)
-}
 
 /// A steady flow problem.
 pub struct SteadyProblem<'a, const D: usize> {
-    /// Kinematic viscosity ν.
-    pub viscosity: f64,
+    /// The kinematic viscosity `ν = μ/ρ`
+    /// ([`Fluid::kinematic_viscosity`](super::Fluid::kinematic_viscosity)).
+    pub kinematic_viscosity: f64,
+    /// The density `ρ`: the solve needs only `ν`, its messages give the user's dynamic viscosity
+    /// `μ = ρ ν`.
+    pub density: f64,
     /// Body force per unit mass.
     pub force: VectorField<'a, D>,
     /// Boundary conditions.
@@ -235,32 +55,10 @@ pub struct SteadyProblem<'a, const D: usize> {
 
 /// Solves a steady problem; returns the flow and the number of Newton steps (0 for Stokes).
 ///
-/// Newton starts from rest, so its first step is the Stokes solution, a symmetric system solved
-/// by `LDLᵀ`; the others by LU ([`crate::linalg::saddle`]: both without pivoting, in one elimination
-/// order computed once, and refined by GMRES to the step's tolerance, faer's LU with partial
-/// pivoting taking over if GMRES does not get there). It stops when the velocity change,
-/// relative to the largest velocity, is below `tolerance`, or below `√tolerance` after falling
-/// at least tenfold: in Newton's quadratic regime the error left is then about the square of the
-/// change, which saves the last, confirming step.
-///
-/// Once the iterate is within [`REUSE`] of the point where the last LU was computed (the sum of the
-/// relative changes since), a Newton step is solved by GMRES preconditioned with that LU instead
-/// of a new factorisation ([`crate::linalg::gmres`](mod@crate::linalg::gmres)): the Jacobians differ by about that much, so GMRES
-/// needs a few triangular solves, each about a sixth of a factorisation (2D). Its residual is
-/// brought below `η ‖r₀‖` with the forcing term `η = min(10⁻², c²)`, `c` the previous relative
-/// change, which keeps the convergence quadratic (the stopping rule above relies on it). A step
-/// whose expected iterations would cost more than a factorisation factorises instead
-/// ([`REFACTOR_ITERATIONS`]), and so does one where GMRES does not get there in
-/// [`GMRES_ITERATIONS`].
-///
-/// Far from the solution (high Reynolds numbers) a full Newton step can overshoot: a step is
-/// halved until the residual norm `‖J(w) w − b(w)‖` decreases (Armijo's test, down to
-/// [`MIN_FRACTION`] of the step). If Newton from rest still does not converge in a third of
-/// `max_iterations` steps (at least 8), or stalls ([`STALLED_STEPS`]), the problem is solved at
-/// twice the viscosity first and Newton starts again from that flow (with all `max_iterations`
-/// steps), up to [`CONTINUATION_LEVELS`] times (16 times the viscosity). The lid-driven cavity at
-/// Re = 1000, where plain Newton from the Stokes flow fails, takes 13–14 steps this way
-/// (`tests/fluid.rs`).
+/// A Stokes problem is one symmetric solve (`LDLᵀ` refined by GMRES). Navier–Stokes is solved by
+/// Newton's method from rest, damped by a line search, with the viscosity doubled to find a start
+/// where it does not converge ([`super::newton`]): it stops when the velocity change relative to
+/// the largest velocity is below `tolerance`, within `max_iterations` steps per start.
 pub fn solve_steady<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
@@ -295,177 +93,6 @@ pub fn solve_steady<const D: usize>(
     Ok((system.flow(&x)?, steps))
 }
 
-/// How many times [`solve_steady`] may double the viscosity to reach a flow Newton converges
-/// from.
-pub const CONTINUATION_LEVELS: usize = 4;
-
-/// A Newton solve's fixed inputs.
-struct Newton<'a, const D: usize> {
-    mesh: &'a SimplexMesh<D>,
-    space: &'a P2Space<D>,
-    tolerance: f64,
-    max_iterations: usize,
-}
-
-impl<const D: usize> Newton<'_, D> {
-    /// Newton from rest; if it does not converge, from the flow at twice the viscosity (solved
-    /// the same way, `levels − 1` more times at most). Returns the solution vector and the Newton
-    /// steps taken in all.
-    fn continued(
-        &self,
-        system: &mut System<D>,
-        problem: &SteadyProblem<D>,
-        levels: usize,
-    ) -> Result<(Vec<f64>, usize), FluidError> {
-        // With a fallback left, a try from rest gets a third of the steps (at least 8): Newton
-        // that will converge does so in a few steps, and one that oscillates wastes the rest.
-        let limit = if levels > 0 {
-            (self.max_iterations / 3).max(8).min(self.max_iterations)
-        } else {
-            self.max_iterations
-        };
-        match self.solve(system, problem, None, limit) {
-            Err(FluidError::NotConverged(_)) if levels > 0 => {
-                let thicker = SteadyProblem {
-                    viscosity: 2.0 * problem.viscosity,
-                    ..*problem
-                };
-                let (start, before) = self.continued(system, &thicker, levels - 1)?;
-                let (x, steps) = self.solve(system, problem, Some(start), self.max_iterations)?;
-                Ok((x, before + steps))
-            }
-            result => result,
-        }
-    }
-
-    /// Newton's method from `start` (rest if `None`) in at most `limit` steps; returns the
-    /// solution vector and the steps.
-    fn solve(
-        &self,
-        system: &mut System<D>,
-        problem: &SteadyProblem<D>,
-        start: Option<Vec<f64>>,
-        limit: usize,
-    ) -> Result<(Vec<f64>, usize), FluidError> {
-        let (mesh, space, tolerance) = (self.mesh, self.space, self.tolerance);
-        let from_rest = start.is_none();
-        let mut x = start.unwrap_or_else(|| vec![0.0; system.size]);
-        let mut flow = system.flow(&x)?;
-        // The relative change since the last factorisation (none yet: infinite).
-        let mut since_factor = f64::INFINITY;
-        let mut previous = f64::INFINITY;
-        // The last accepted iterate, its residual norm, the Newton step from it and the fraction
-        // of that step taken.
-        let mut base = x.clone();
-        let mut base_residual = f64::INFINITY;
-        let mut direction = vec![0.0; system.size];
-        let mut fraction = 1.0;
-        // Steps in a row whose line search ran out (no decrease even at the smallest fraction).
-        let mut stalled = 0;
-        for step in 1..=limit {
-            // The line search: the residual at the iterate must decrease, or the step is halved.
-            loop {
-                system.assemble(mesh, space, problem, Some(&flow));
-                let residual = system.residual(&x);
-                let decreased = residual <= (1.0 - 1e-4 * fraction) * base_residual;
-                if decreased || fraction <= MIN_FRACTION {
-                    stalled = if decreased { 0 } else { stalled + 1 };
-                    base_residual = residual;
-                    break;
-                }
-                fraction *= 0.5;
-                for ((xk, bk), dk) in x.iter_mut().zip(&base).zip(&direction) {
-                    *xk = bk + fraction * dk;
-                }
-                flow = system.flow(&x)?;
-            }
-            if stalled == STALLED_STEPS {
-                return Err(FluidError::NotConverged(format!(
-                    "Newton's method stalled after {step} steps at viscosity {} (no decrease of the residual along \
-                     {STALLED_STEPS} steps in a row)",
-                    problem.viscosity
-                )));
-            }
-            base.copy_from_slice(&x);
-            let mut next = x.clone();
-            // GMRES starts from `x`, whose residual the line search has just measured.
-            let forcing = (previous * previous).min(1e-2);
-            if step == 1 && from_rest {
-                // From rest the linearisation is Stokes: symmetric.
-                system.solve_symmetric(&mut next)?;
-            } else if !(worth_reusing::<D>(since_factor, forcing)
-                && system.gmres(&mut next, forcing * base_residual).is_some())
-            {
-                system.solve_factored(&mut next, forcing * base_residual)?;
-                since_factor = 0.0;
-            }
-            let next_flow = system.flow(&next)?;
-            let change = next_flow
-                .velocity
-                .iter()
-                .zip(&flow.velocity)
-                .map(|(a, b)| (a - b).amax())
-                .fold(0.0, f64::max);
-            let scale = next_flow
-                .velocity
-                .iter()
-                .map(|v| v.amax())
-                .fold(f64::MIN_POSITIVE, f64::max);
-            let relative = change / scale;
-            for ((dk, nk), xk) in direction.iter_mut().zip(&next).zip(&x) {
-                *dk = nk - xk;
-            }
-            (x, flow, fraction) = (next, next_flow, 1.0);
-            since_factor += relative;
-            if relative <= tolerance || (relative <= tolerance.sqrt() && relative <= 0.1 * previous) {
-                return Ok((x, step));
-            }
-            previous = relative;
-        }
-        Err(FluidError::NotConverged(format!(
-            "Newton's method did not converge in {limit} steps at viscosity {} (relative change {previous:.1e} at the \
-             last)",
-            problem.viscosity
-        )))
-    }
-}
-
-/// The smallest fraction of a Newton step the line search tries; below it the step is taken
-/// anyway.
-pub const MIN_FRACTION: f64 = 1.0 / 64.0;
-
-/// After this many steps in a row whose line search found no decrease, Newton gives up (and
-/// [`solve_steady`] tries from a larger viscosity).
-pub const STALLED_STEPS: usize = 3;
-
-/// How far (the sum of the relative velocity changes) the iterate may move from the point of the
-/// last factorisation before Newton factorises its Jacobian again rather than reusing the LU as
-/// GMRES's preconditioner.
-pub const REUSE: f64 = 0.2;
-
-/// In 2D, a factorisation costs about as much as this many GMRES iterations (the Schäfer–Turek
-/// meshes: scatter and numeric LU 8–40 ms, an iteration 1.3–6 ms), so a step expected to take
-/// more factorises instead. In 3D a factorisation costs more than [`GMRES_ITERATIONS`].
-pub const REFACTOR_ITERATIONS: f64 = 6.0;
-
-/// Whether a Newton step should reuse the last LU, `moved` (the sum of the relative changes) from
-/// where it was computed, to reduce the residual by `forcing`: the Jacobians differ by about
-/// `moved`, so GMRES gains about that factor per iteration and needs `ln forcing / ln moved`
-/// (measured on the Schäfer–Turek medium mesh: 2, 4 and 10 iterations where this predicts 2.0,
-/// 4.2 and 9.2).
-fn worth_reusing<const D: usize>(moved: f64, forcing: f64) -> bool {
-    let limit = if D == 2 {
-        REFACTOR_ITERATIONS
-    } else {
-        GMRES_ITERATIONS as f64
-    };
-    moved <= REUSE && (moved <= 0.0 || forcing.ln() / moved.ln() <= limit)
-}
-
-/// The most GMRES iterations a Newton step spends before it factorises its own Jacobian instead
-/// (each costs a pair of triangular solves and a product with the matrix).
-pub const GMRES_ITERATIONS: usize = 20;
-
 /// The factorisations' parallelism: one thread in 2D, where faer's parallel supernodal kernels
 /// spend more time yielding between their threads than they gain (the Schäfer–Turek meshes: 25 %
 /// faster alone); faer's global setting in 3D, where the supernodes are large (the sphere drag
@@ -492,8 +119,8 @@ const DROPPED: u32 = u32::MAX;
 /// the elimination order are computed once; an assembly adds the cells' values into place, block of
 /// cells by block of cells (computed in parallel, then added in order, so the sums do not depend
 /// on the thread count).
-struct System<const D: usize> {
-    size: usize,
+pub(super) struct System<const D: usize> {
+    pub(super) size: usize,
     n2: usize,
     /// Newton (`D × D` velocity blocks) rather than Stokes (diagonal blocks).
     cross_components: bool,
@@ -552,24 +179,18 @@ impl<const D: usize> System<D> {
         let n2 = space.len();
         let n1 = mesh.num_points();
         let size = D * n2 + n1;
-        // Prescribed velocity rows: identity, right-hand side g at the dof; with no pressure
-        // boundary the pressure's first dof is pinned to 0.
-        // (A dof on two markers takes the value of the last.)
-        let coords = space.coordinates();
+        // Prescribed velocity rows: identity, right-hand side g at the dof; the pressure's pin, if
+        // any, likewise with 0.
+        let boundary = problem.boundary;
         let mut value_at = vec![None; size];
-        for (marker, g) in &problem.boundary.velocity {
-            for k in space.boundary_dofs(mesh, &[*marker])? {
-                let value = g(&coords[k as usize], 0.0);
-                if value.iter().any(|v| !v.is_finite()) {
-                    return Err(FluidError::condition(mesh, *marker, &coords[k as usize], 0.0, &value));
-                }
-                for d in 0..D {
-                    value_at[d * n2 + k as usize] = Some(value[d]);
-                }
+        let fixed = boundary.velocity_dofs(mesh, space)?;
+        boundary.prescribe(mesh, space, &fixed, 0.0, |k, value| {
+            for d in 0..D {
+                value_at[d * n2 + k] = Some(value[d]);
             }
-        }
-        if problem.boundary.pressure.is_empty() {
-            value_at[D * n2] = Some(0.0);
+        })?;
+        if let Some(v) = boundary.pressure_pin() {
+            value_at[D * n2 + v] = Some(0.0);
         }
         let is_fixed: Vec<bool> = value_at.iter().map(Option::is_some).collect();
         let prescribed: Vec<(usize, f64)> = value_at
@@ -715,7 +336,7 @@ impl<const D: usize> System<D> {
 
     /// Assembles Stokes (`w = None`) or the Newton linearisation about `w` into `values` and
     /// `rhs`.
-    fn assemble(
+    pub(super) fn assemble(
         &mut self,
         mesh: &SimplexMesh<D>,
         space: &P2Space<D>,
@@ -726,11 +347,11 @@ impl<const D: usize> System<D> {
         let cross_components = self.cross_components;
         let per_cell = local_count(D, cross_components);
         let n2 = self.n2;
-        let nu = problem.viscosity;
+        let nu = problem.kinematic_viscosity;
         let rule = Quadrature::<D>::exact_to(if w.is_some() { 5 } else { 4 });
         self.values.fill(0.0);
         self.rhs.fill(0.0);
-        space.add_pressure_load(mesh, &problem.boundary.pressure, &mut self.rhs[..D * n2]);
+        problem.boundary.add_pressure_load(mesh, space, &mut self.rhs[..D * n2]);
         let cells = mesh.num_cells();
         let block = self.local.len() / per_cell;
         for start in (0..cells).step_by(block) {
@@ -794,7 +415,7 @@ impl<const D: usize> System<D> {
 
     /// `‖A x − b‖` for the assembled system: the residual of the nonlinear problem at the iterate
     /// the system was linearised about (Newton's `J(w) w − b(w)` is the residual at `w`).
-    fn residual(&self, x: &[f64]) -> f64 {
+    pub(super) fn residual(&self, x: &[f64]) -> f64 {
         let mut ax = vec![0.0; self.size];
         csc_mul(SparseColMatRef::new(self.columns.as_ref(), &self.values), x, &mut ax);
         ax.iter()
@@ -808,7 +429,7 @@ impl<const D: usize> System<D> {
     /// ([`Saddle::factorize_symmetric`]), refined by GMRES on the full system with it as the
     /// preconditioner, to a residual of [`SYMMETRIC_TOLERANCE`] times the right-hand side's; by
     /// faer's LU if that fails.
-    fn solve_symmetric(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
+    pub(super) fn solve_symmetric(&mut self, x: &mut [f64]) -> Result<(), FluidError> {
         let tolerance = SYMMETRIC_TOLERANCE * self.rhs.iter().map(|b| b * b).sum::<f64>().sqrt();
         self.last = self
             .saddle
@@ -828,7 +449,7 @@ impl<const D: usize> System<D> {
     /// Factorises the assembled system (the saddle LU) and solves it from the guess in `x` by
     /// GMRES preconditioned with that factorisation, to a residual norm of `tolerance`; by
     /// faer's LU with partial pivoting if GMRES does not get there.
-    fn solve_factored(&mut self, x: &mut [f64], tolerance: f64) -> Result<(), FluidError> {
+    pub(super) fn solve_factored(&mut self, x: &mut [f64], tolerance: f64) -> Result<(), FluidError> {
         self.saddle
             .factorize(SparseColMatRef::new(self.columns.as_ref(), &self.values));
         self.last = Some(Factor::Saddle);
@@ -842,7 +463,7 @@ impl<const D: usize> System<D> {
     /// Solves the assembled system from the guess in `x` by GMRES preconditioned with the last
     /// factorisation, to a residual norm of `tolerance`; `None` (and `x` unchanged) without a
     /// factorisation or when it takes more than [`GMRES_ITERATIONS`].
-    fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
+    pub(super) fn gmres(&mut self, x: &mut [f64], tolerance: f64) -> Option<usize> {
         let matrix = SparseColMatRef::new(self.columns.as_ref(), &self.values);
         let apply = |v: &[f64], out: &mut [f64]| csc_mul(matrix, v, out);
         match self.last? {
@@ -870,7 +491,7 @@ impl<const D: usize> System<D> {
 
     /// The flow of a solution vector (`u_x` at every P2 dof, `u_y` (`u_z`), then `p`); an error
     /// if it is not finite.
-    fn flow(&self, x: &[f64]) -> Result<FlowField<D>, FluidError> {
+    pub(super) fn flow(&self, x: &[f64]) -> Result<FlowField<D>, FluidError> {
         if x.iter().any(|v| !v.is_finite()) {
             return Err(FluidError::Solve(
                 "the solution is not finite: is the system singular?".into(),
@@ -977,67 +598,5 @@ fn cell_system<const D: usize>(
                 k += 2;
             }
         }
-    }
-}
-
-impl<const D: usize> FlowField<D> {
-    /// The velocity and its gradient at a point of a cell (see [`velocity_in_cell`]).
-    pub fn velocity_in_cell(
-        &self,
-        dofs: &[u32],
-        phi: &[f64; 10],
-        grad: &[Vector<D>; 10],
-    ) -> (Vector<D>, nalgebra::SMatrix<f64, D, D>) {
-        velocity_in_cell(&self.velocity, dofs, phi, grad)
-    }
-
-    /// The (P1) pressure at `x`, or `None` outside the mesh.
-    pub fn pressure_at(&self, mesh: &SimplexMesh<D>, x: &Point<D>) -> Option<f64> {
-        let found = mesh.locate(x)?;
-        Some(
-            mesh.cell(found.cell)
-                .iter()
-                .zip(&found.weights)
-                .map(|(&v, w)| w * self.pressure[v as usize])
-                .sum(),
-        )
-    }
-
-    /// The L2 norms of `u_h − u` and of `p_h − p` (each pressure taken with zero mean, as the
-    /// pressure is defined up to a constant), by a quadrature exact to degree 6 on each cell.
-    pub fn l2_errors(
-        &self,
-        mesh: &SimplexMesh<D>,
-        space: &P2Space<D>,
-        u: &dyn Fn(&Point<D>) -> Vector<D>,
-        p: &dyn Fn(&Point<D>) -> f64,
-    ) -> (f64, f64) {
-        let rule = Quadrature::<D>::exact_to(6);
-        let (mut volume, mut mean_h, mut mean) = (0.0, 0.0, 0.0);
-        let mut samples = Vec::new();
-        let mut eu = 0.0;
-        for c in 0..mesh.num_cells() as u32 {
-            let map = space.cell_map(mesh, c);
-            let dofs = space.dofs(c);
-            let vertices = mesh.cell(c);
-            for (l, w) in rule.points.iter().zip(&rule.weights) {
-                let Local { x, phi, measure, .. } = map.at(l);
-                let w = w * measure;
-                let uh: Vector<D> = (0..p2_count(D)).map(|i| self.velocity[dofs[i] as usize] * phi[i]).sum();
-                eu += w * (uh - u(&x)).norm_squared();
-                let ph: f64 = (0..=D).map(|k| self.pressure[vertices[k] as usize] * l[k]).sum();
-                let pe = p(&x);
-                volume += w;
-                mean_h += w * ph;
-                mean += w * pe;
-                samples.push((w, ph, pe));
-            }
-        }
-        let (mean_h, mean) = (mean_h / volume, mean / volume);
-        let ep: f64 = samples
-            .iter()
-            .map(|(w, ph, pe)| w * ((ph - mean_h) - (pe - mean)).powi(2))
-            .sum();
-        (eu.sqrt(), ep.sqrt())
     }
 }

@@ -13,8 +13,7 @@
 //! On a pressure boundary (prescribed `p₀`, see [`BoundaryConditions::pressure`]) the velocity step
 //! carries the traction `ν ∂ũ/∂n − p̂ n = −p₀ n` (the load `−∫ p₀ v·n`) and the correction vanishes
 //! there; the rotational term `−ν ∇·ũ` then carries the boundary pressure to `p₀` as the flow
-//! settles (a Poiseuille flow driven by a pressure drop from rest reaches the exact pressure to
-//! 1e-11, `tests/fluid.rs`). Resetting `φ = p₀ − p^k` on the boundary instead is unstable.
+//! settles ([`BoundaryConditions::correction_pins`]).
 //!
 //! The velocity matrix `(3/(2Δt)) M + ν K` is one scalar matrix for every component; the pressure
 //! Poisson matrix and the P1 mass matrix (which projects `∇·ũ` onto P1) are factored once too. A
@@ -31,17 +30,23 @@
 //! the momentum equation above with `∇p^{k+1}` in place of `∇p̂` together with `∇·u^{k+1} = 0`,
 //! one constant saddle-point system ([`super::monolithic`]).
 
+use super::assembly::{assemble_constant, load};
+use super::boundary::{BoundaryConditions, VelocityDofs};
 use super::characteristics::Characteristics;
+use super::error::FluidError;
+use super::field::FlowField;
 use super::monolithic::MonolithicSystem;
-use super::quadrature::Quadrature;
-use super::space::{p2_count, Local, P2Space};
-use super::steady::{lu_par, velocity_in_cell, BoundaryConditions, FlowField, FluidError};
-use crate::linalg::{Csr, Patch, Reach, SpdMethod, SpdSolver};
-use crate::math::{flatten, unflatten_into, Point, Vector};
+use super::response::Response;
+use super::space::P2Space;
+use super::steady::lu_par;
+use crate::linalg::{Csr, SpdMethod, SpdSolver};
+use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use faer::prelude::*;
-use rayon::prelude::*;
 use std::time::Instant;
+
+mod state;
+pub use state::UnsteadyState;
 
 /// A body force as a function of position and time.
 pub type TimeField<'a, const D: usize> = &'a (dyn Fn(&Point<D>, f64) -> Vector<D> + Sync);
@@ -108,38 +113,6 @@ pub struct StepSeconds {
     pub solve: f64,
 }
 
-/// The state of an [`Unsteady`] stepper between two steps, exactly: the velocity and its two
-/// predecessors (BDF2), the pressure and its two last increments (the pressure correction's
-/// prediction), the time and step counter. What a checkpoint saves; the matrices and factors are
-/// rebuilt from the case.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct UnsteadyState {
-    /// `Δt` (checked on restore: the history belongs to it).
-    pub time_step: f64,
-    /// The start time and the steps done (the time is `start + steps Δt`).
-    pub start: f64,
-    /// Steps done.
-    pub steps: usize,
-    /// The time now.
-    pub time: f64,
-    /// Velocity solves done for constraints.
-    pub constraint_solves: usize,
-    /// `u^k`, `u^{k−1}`, `u^{k−2}` at the P2 dofs, components dof after dof.
-    pub velocity: Vec<f64>,
-    /// `u^{k−1}`.
-    pub previous: Vec<f64>,
-    /// `u^{k−2}`.
-    pub older: Vec<f64>,
-    /// `p^k` at the vertices.
-    pub pressure: Vec<f64>,
-    /// The last two pressure increments `φ^k`, `φ^{k−1}`.
-    pub phi: Vec<f64>,
-    /// `φ^{k−1}`.
-    pub phi_previous: Vec<f64>,
-    /// Seconds spent (the setup's are this process's own and not restored).
-    pub seconds: StepSeconds,
-}
-
 /// The work vectors of a step, allocated once.
 struct Work<const D: usize> {
     extrapolated: Vec<Vector<D>>,
@@ -184,6 +157,7 @@ impl<const D: usize> Work<D> {
 /// The time stepper: constant matrices, their factors, and the state.
 pub struct Unsteady<const D: usize> {
     space: P2Space<D>,
+    /// The kinematic viscosity `ν = μ/ρ`.
     nu: f64,
     dt: f64,
     mass2: Csr,
@@ -193,10 +167,8 @@ pub struct Unsteady<const D: usize> {
     velocity_solver: SpdSolver,
     poisson_solver: SpdSolver,
     mass1_solver: SpdSolver,
-    /// The P2 dofs of each velocity condition, in the order of `boundary.velocity`.
-    fixed: Vec<Vec<u32>>,
-    /// Whether each P2 dof carries a velocity condition.
-    prescribed: Vec<bool>,
+    /// The P2 dofs the velocity conditions fix.
+    fixed: VelocityDofs,
     /// Stokes, or how convection is treated.
     convection: Convection,
     /// Built at the first step with [`Convection::Characteristics`].
@@ -237,79 +209,11 @@ pub struct Solvers {
     pub mass: &'static str,
 }
 
-/// The velocity operator `A = (3/(2Δt)) M + ν K` with homogeneous velocity conditions, factored:
-/// what a constraint inside a step ([`Unsteady::step_constrained`]) needs to apply `A⁻¹`.
-pub struct Response<'a, const D: usize> {
-    matrix: &'a Csr,
-    solver: &'a mut SpdSolver,
-    columns: &'a mut Mat<f64>,
-    prescribed: &'a [bool],
-    solves: usize,
-    released: &'a mut Vec<u32>,
-}
-
-impl<const D: usize> Response<'_, D> {
-    /// `out = A⁻¹ Σ_j e_{at[j]} load[j]`: the velocity response to nodal loads at the dofs `at`
-    /// (zero at the prescribed dofs), every component at once.
-    pub fn solve(&mut self, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
-        self.columns.fill(0.0);
-        for (&k, l) in at.iter().zip(load) {
-            if !self.prescribed[k as usize] {
-                for d in 0..D {
-                    self.columns[(k as usize, d)] = l[d];
-                }
-            }
-        }
-        self.solver.solve_in_place(self.columns.as_mut());
-        for (k, u) in out.iter_mut().enumerate() {
-            *u = Vector::<D>::from_fn(|d, _| self.columns[(k, d)]);
-        }
-        self.solves += 1;
-    }
-
-    /// The columns of the factor that [`solve_at`](Self::solve_at) visits for loads at `at`, into
-    /// `reach` ([`SpdSolver::reach`]); `false` if the factor has no elimination tree to follow
-    /// (the supernodal one of 3D meshes).
-    pub fn reach(&self, at: &[u32], reach: &mut Reach) -> bool {
-        self.solver.reach(at, reach)
-    }
-
-    /// `out[i] = (A⁻¹ Σ_j e_{at[j]} load[j])[at[i]]`: the response at the loaded dofs only, by
-    /// the triangular solves restricted to `reach` (from [`reach`](Self::reach) with the same
-    /// `at`), about `reach.share()` of the cost of [`solve`](Self::solve).
-    pub fn solve_at(&mut self, reach: &mut Reach, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
-        self.solver.solve_at(reach, at, load, out);
-    }
-
-    /// The patch of the free dofs within `layers` layers of `at` in the operator's graph, with
-    /// its matrix ([`Patch`]): an approximate response to loads at `at`.
-    pub fn patch(&self, at: &[u32], layers: usize, patch: &mut Patch) {
-        patch.build(self.matrix, self.prescribed, at, layers);
-    }
-
-    /// `A_CC`, the operator restricted to the dofs `at`, into `out` (rows and columns in the order
-    /// of `at`; `slot[k]` is the position of dof `k` in `at`, `u32::MAX` for dofs not in it). A
-    /// preconditioner for constraints: `A_CC` approximates `((A⁻¹)_CC)⁻¹`.
-    pub fn restrict(&self, at: &[u32], slot: &[u32], out: &mut Csr) {
-        self.matrix.restrict_into(at, slot, out);
-    }
-
-    /// Releases the continuity equation at the pressure nodes `vertices` for this step: there
-    /// the constraint, not incompressibility, sets `∇·ũ` (a rigid body's inside, whose cells
-    /// across the surface hold the fluid continued into it), so the pressure correction takes
-    /// no source there. Without it the divergence the constraint leaves inside a body feeds
-    /// `φ`, whose screened equation at steady state (`(L + 3/(2νΔt) M) φ = 0` in the fluid)
-    /// carries it a distance `√(νΔt)` into the fluid: the steady state then depends on `Δt`.
-    pub fn release(&mut self, vertices: impl IntoIterator<Item = u32>) {
-        self.released.extend(vertices);
-    }
-}
-
 impl<const D: usize> Unsteady<D> {
-    /// A stepper for viscosity `nu` and time step `dt` on `mesh` with the velocity space `space`
-    /// (curved or not, see [`P2Space::curve_boundary`]), starting from `initial` at time `t0`;
-    /// assembles and factors the constant matrices (or, where a factor would not fit or would be
-    /// slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
+    /// A stepper for kinematic viscosity `nu` (`ν = μ/ρ`) and time step `dt` on `mesh` with the
+    /// velocity space `space` (curved or not, see [`P2Space::curve_boundary`]), starting from
+    /// `initial` at time `t0`; assembles and factors the constant matrices (or, where a factor
+    /// would not fit or would be slow, builds their multigrid hierarchies: [`SpdMethod::Auto`]).
     pub fn new(
         mesh: &SimplexMesh<D>,
         space: P2Space<D>,
@@ -322,8 +226,8 @@ impl<const D: usize> Unsteady<D> {
         Self::with_method(mesh, space, (nu, dt), boundary, (initial, t0), SpdMethod::Auto)
     }
 
-    /// [`new`](Self::new) with the constant matrices solved by `method`; `(nu, dt)` the viscosity
-    /// and the time step, `(initial, t0)` the start.
+    /// [`new`](Self::new) with the constant matrices solved by `method`; `(nu, dt)` the kinematic
+    /// viscosity and the time step, `(initial, t0)` the start.
     pub fn with_method(
         mesh: &SimplexMesh<D>,
         space: P2Space<D>,
@@ -336,7 +240,7 @@ impl<const D: usize> Unsteady<D> {
         boundary.check(mesh)?;
         if !(dt > 0.0 && dt.is_finite() && nu > 0.0 && nu.is_finite()) {
             return Err(FluidError::Solve(format!(
-                "the time step and the viscosity must be positive, got Δt = {dt}, ν = {nu}"
+                "the time step and the kinematic viscosity must be positive, got Δt = {dt}, ν = {nu}"
             )));
         }
         let (n2, n1) = (space.len(), mesh.num_points());
@@ -348,36 +252,17 @@ impl<const D: usize> Unsteady<D> {
             )));
         }
         let (mass2, stiffness2, divergence, mass1, stiffness1) = assemble_constant(mesh, &space);
-        let mut is_fixed = vec![false; n2];
-        let mut fixed = Vec::new();
-        for (marker, _) in &boundary.velocity {
-            let dofs = space.boundary_dofs(mesh, &[*marker])?;
-            for &k in &dofs {
-                is_fixed[k as usize] = true;
-            }
-            fixed.push(dofs);
-        }
+        let fixed = boundary.velocity_dofs(mesh, &space)?;
         let velocity = Csr::combine(1.5 / dt, &mass2, nu, &stiffness2);
         let factor = |m: &Csr, prescribed: &[bool], columns: usize, coarse: Option<&Csr>| {
             SpdSolver::with_method(m, prescribed, (columns, D == 3), method, coarse).map_err(FluidError::from)
         };
         let p1 = (method != SpdMethod::Direct).then(|| space.p1_prolongation());
-        let velocity_solver = factor(&velocity, &is_fixed, D, p1.as_ref())?;
+        let velocity_solver = factor(&velocity, fixed.is_fixed(), D, p1.as_ref())?;
         drop(p1);
-        let mut phi_fixed = vec![false; n1];
-        if boundary.pressure.is_empty() {
-            phi_fixed[0] = true;
-        } else {
-            for (f, m) in mesh.facets().iter().zip(mesh.facet_markers()) {
-                if boundary.pressure.iter().any(|(k, _)| k == m) {
-                    for &v in f {
-                        phi_fixed[v as usize] = true;
-                    }
-                }
-            }
-        }
+        let phi_fixed = boundary.correction_pins(mesh);
         let mut pressure_load = vec![0.0; D * n2];
-        space.add_pressure_load(mesh, &boundary.pressure, &mut pressure_load);
+        boundary.add_pressure_load(mesh, &space, &mut pressure_load);
         let poisson_solver = factor(&stiffness1, &phi_fixed, 1, None)?;
         let mass1_solver = factor(&mass1, &vec![false; n1], 1, None)?;
         let seconds = StepSeconds {
@@ -395,7 +280,6 @@ impl<const D: usize> Unsteady<D> {
             poisson_solver,
             mass1_solver,
             fixed,
-            prescribed: is_fixed,
             convection: Convection::Extrapolated,
             characteristics: None,
             monolithic: None,
@@ -455,8 +339,8 @@ impl<const D: usize> Unsteady<D> {
             .collect()
     }
 
-    /// The kinematic viscosity.
-    pub fn viscosity(&self) -> f64 {
+    /// The kinematic viscosity `ν = μ/ρ`.
+    pub fn kinematic_viscosity(&self) -> f64 {
         self.nu
     }
 
@@ -476,8 +360,8 @@ impl<const D: usize> Unsteady<D> {
                 let system = MonolithicSystem::new::<D>(
                     &self.velocity_matrix,
                     &self.divergence,
-                    &self.prescribed,
-                    self.boundary.pressure.is_empty(),
+                    self.fixed.is_fixed(),
+                    self.boundary.pressure_pin(),
                     lu_par(D),
                 )?;
                 let size = D * self.space.len() + self.flow.pressure.len();
@@ -488,67 +372,12 @@ impl<const D: usize> Unsteady<D> {
         Ok(())
     }
 
-    /// The state now ([`UnsteadyState`]).
-    pub fn state(&self) -> UnsteadyState {
-        UnsteadyState {
-            time_step: self.dt,
-            start: self.start,
-            steps: self.steps,
-            time: self.time,
-            constraint_solves: self.constraint_solves,
-            velocity: flatten(&self.flow.velocity),
-            previous: flatten(&self.previous),
-            older: flatten(&self.older),
-            pressure: self.flow.pressure.clone(),
-            phi: self.phi.clone(),
-            phi_previous: self.phi_previous.clone(),
-            seconds: self.seconds,
-        }
-    }
-
-    /// Continues from `state`, saved by [`Self::state`] from a stepper on the same mesh and
-    /// space with the same `Δt`; nothing changes on an error.
-    pub fn restore(&mut self, state: &UnsteadyState) -> Result<(), FluidError> {
-        if state.time_step.to_bits() != self.dt.to_bits() {
-            return Err(FluidError::State(format!(
-                "it was computed with Δt = {:e}, the case has {:e} (the BDF2 history belongs to its Δt)",
-                state.time_step, self.dt
-            )));
-        }
-        let (n2, n1) = (self.space.len(), self.flow.pressure.len());
-        let sizes = [&state.velocity, &state.previous, &state.older].map(|v| v.len());
-        let pressures = [&state.pressure, &state.phi, &state.phi_previous].map(|v| v.len());
-        if sizes.iter().any(|&n| n != D * n2) || pressures.iter().any(|&n| n != n1) {
-            return Err(FluidError::State(format!(
-                "it holds {} velocity components and {} pressures, the mesh has {} and {n1}",
-                sizes[0],
-                pressures[0],
-                D * n2
-            )));
-        }
-        unflatten_into(&state.velocity, &mut self.flow.velocity);
-        unflatten_into(&state.previous, &mut self.previous);
-        unflatten_into(&state.older, &mut self.older);
-        self.flow.pressure.copy_from_slice(&state.pressure);
-        self.phi.copy_from_slice(&state.phi);
-        self.phi_previous.copy_from_slice(&state.phi_previous);
-        self.start = state.start;
-        self.steps = state.steps;
-        self.time = state.time;
-        self.constraint_solves = state.constraint_solves;
-        self.seconds = StepSeconds {
-            setup: self.seconds.setup,
-            ..state.seconds
-        };
-        Ok(())
-    }
-
     /// The current velocity at every P2 dof, the positions of the dofs and whether each carries a
     /// velocity condition, for a constraint applied between steps (the rigid bodies' projection,
     /// [`crate::sim::Immersed`]): the changed velocity is the one the next step starts from and the
     /// one [`Self::acceleration`] differentiates. Dofs with a condition must keep their values.
     pub fn velocity_mut(&mut self) -> (&mut [Vector<D>], &[Point<D>], &[bool]) {
-        (&mut self.flow.velocity, self.space.coordinates(), &self.prescribed)
+        (&mut self.flow.velocity, self.space.coordinates(), self.fixed.is_fixed())
     }
 
     /// Adds `c` to the velocity now and in the history (`u^k`, `u^{k−1}`, `u^{k−2}`) at every
@@ -696,18 +525,11 @@ impl<const D: usize> Unsteady<D> {
                 w.velocity[(k as usize, d)] += l[d];
             }
         }
-        for ((marker, g), dofs) in self.boundary.velocity.iter().zip(&self.fixed) {
-            for &k in dofs {
-                let x = &self.space.coordinates()[k as usize];
-                let value = g(x, t);
-                if value.iter().any(|v| !v.is_finite()) {
-                    return Err(FluidError::condition(mesh, *marker, x, t, &value));
-                }
-                for d in 0..D {
-                    w.velocity[(k as usize, d)] = value[d];
-                }
+        self.boundary.prescribe(mesh, &self.space, &self.fixed, t, |k, value| {
+            for d in 0..D {
+                w.velocity[(k, d)] = value[d];
             }
-        }
+        })?;
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
@@ -762,19 +584,22 @@ impl<const D: usize> Unsteady<D> {
         for (k, u) in self.flow.velocity.iter_mut().enumerate() {
             *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
         }
-        let mut response = Response {
-            matrix: &self.velocity_matrix,
-            solver: &mut self.velocity_solver,
-            columns: &mut w.velocity,
-            prescribed: &self.prescribed,
-            solves: 0,
-            released: &mut w.released,
-        };
-        response.released.clear();
+        let mut response = Response::new(
+            &self.velocity_matrix,
+            &mut self.velocity_solver,
+            &mut w.velocity,
+            self.fixed.is_fixed(),
+            &mut w.released,
+        );
         if let Some(constrain) = constrain {
-            constrain(&self.space, &mut self.flow.velocity, &self.prescribed, &mut response);
+            constrain(
+                &self.space,
+                &mut self.flow.velocity,
+                self.fixed.is_fixed(),
+                &mut response,
+            );
         }
-        self.constraint_solves += response.solves;
+        self.constraint_solves += response.solves();
         for (k, u) in self.flow.velocity.iter().enumerate() {
             for d in 0..D {
                 w.flat[d * n2 + k] = u[d];
@@ -816,133 +641,4 @@ impl<const D: usize> Unsteady<D> {
         self.steps += 1;
         Ok(())
     }
-}
-
-/// `(f(t) − (u·∇)u, φ_i)` (without the convection term if `convection` is false) for the P2
-/// functions of every cell, in parallel over cells into `out[c][i]` (the caller scatters them: no
-/// thread needs a vector of the whole mesh).
-fn load<const D: usize>(
-    space: &P2Space<D>,
-    mesh: &SimplexMesh<D>,
-    f: TimeField<D>,
-    t: f64,
-    u: &[Vector<D>],
-    convection: bool,
-    out: &mut [[Vector<D>; 10]],
-) {
-    let nb = p2_count(D);
-    let rule = Quadrature::<D>::exact_to(5);
-    out.par_iter_mut().enumerate().for_each(|(c, local)| {
-        let c = c as u32;
-        *local = [Vector::<D>::zeros(); 10];
-        let map = space.cell_map(mesh, c);
-        let dofs = space.dofs(c);
-        for (l, w) in rule.points.iter().zip(&rule.weights) {
-            let Local {
-                x, phi, grad, measure, ..
-            } = map.at(l);
-            let mut value = f(&x, t);
-            if convection {
-                let (v, g) = velocity_in_cell(u, dofs, &phi, &grad);
-                value -= g * v;
-            }
-            let value = value * (w * measure);
-            for i in 0..nb {
-                local[i] += value * phi[i];
-            }
-        }
-    });
-}
-
-/// The constant matrices: P2 mass and stiffness (scalar), the divergence `B` (`n1 × D n2`,
-/// `B[q, d n2 + i] = −∫ λ_q ∂_d φ_i`), P1 mass and stiffness.
-fn assemble_constant<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>) -> (Csr, Csr, Csr, Csr, Csr) {
-    let (n2, n1) = (space.len(), mesh.num_points());
-    let nb = p2_count(D);
-    let rule = Quadrature::<D>::exact_to(4);
-    let cells = mesh.num_cells();
-    let dofs = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(space.dofs(c as u32));
-    let vertices = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(mesh.cell(c as u32));
-    let components = |c: usize, out: &mut Vec<u32>| {
-        let d = space.dofs(c as u32);
-        out.extend((0..D).flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k)));
-    };
-    let mut m2 = Csr::pattern(n2, n2, cells, dofs, dofs);
-    let mut k2 = m2.clone();
-    let mut b = Csr::pattern(n1, D * n2, cells, vertices, components);
-    let mut m1 = Csr::pattern(n1, n1, cells, vertices, vertices);
-    let mut k1 = m1.clone();
-    /// A cell's element matrices: P2 mass and stiffness, the divergence's rows, P1 mass and
-    /// stiffness.
-    type Element = (
-        [[f64; 10]; 10],
-        [[f64; 10]; 10],
-        [[[f64; 3]; 10]; 4],
-        [[f64; 4]; 4],
-        [[f64; 4]; 4],
-    );
-    // Element matrices computed in parallel a block of cells at a time, added in sequence (the
-    // cells of a block share rows).
-    const BLOCK: usize = 8192;
-    let mut block: Vec<Element> = Vec::with_capacity(BLOCK);
-    for first in (0..cells).step_by(BLOCK) {
-        let last = (first + BLOCK).min(cells);
-        (first..last)
-            .into_par_iter()
-            .map(|c| {
-                let map = space.cell_map(mesh, c as u32);
-                let mut e: Element = Default::default();
-                let (m2, k2, b, m1, k1) = (&mut e.0, &mut e.1, &mut e.2, &mut e.3, &mut e.4);
-                for (l, w) in rule.points.iter().zip(&rule.weights) {
-                    let Local {
-                        phi,
-                        grad,
-                        grad_l,
-                        measure,
-                        ..
-                    } = map.at(l);
-                    let w = w * measure;
-                    for i in 0..nb {
-                        for j in 0..nb {
-                            m2[i][j] += w * phi[i] * phi[j];
-                            k2[i][j] += w * grad[i].dot(&grad[j]);
-                        }
-                        for m in 0..=D {
-                            for d in 0..D {
-                                b[m][i][d] -= w * l[m] * grad[i][d];
-                            }
-                        }
-                    }
-                    for a in 0..=D {
-                        for e in 0..=D {
-                            m1[a][e] += w * l[a] * l[e];
-                            k1[a][e] += w * grad_l[a].dot(&grad_l[e]);
-                        }
-                    }
-                }
-                e
-            })
-            .collect_into_vec(&mut block);
-        for (c, (em2, ek2, eb, em1, ek1)) in (first..last).zip(&block) {
-            let (dofs, vertices) = (space.dofs(c as u32), mesh.cell(c as u32));
-            for i in 0..nb {
-                for j in 0..nb {
-                    m2.add(dofs[i], dofs[j], em2[i][j]);
-                    k2.add(dofs[i], dofs[j], ek2[i][j]);
-                }
-                for (m, &q) in vertices.iter().enumerate() {
-                    for (d, &value) in eb[m][i][..D].iter().enumerate() {
-                        b.add(q, (d * n2) as u32 + dofs[i], value);
-                    }
-                }
-            }
-            for (a, &va) in vertices.iter().enumerate() {
-                for (e, &ve) in vertices.iter().enumerate() {
-                    m1.add(va, ve, em1[a][e]);
-                    k1.add(va, ve, ek1[a][e]);
-                }
-            }
-        }
-    }
-    (m2, k2, b, m1, k1)
 }

@@ -14,8 +14,8 @@
 //! earlier in the old frame, `w Δt` away in the new one, an error of order `w |∇u| Δt` in the
 //! acceleration that vanishes as the body's speed settles (`w → 0`).
 
-use crate::fluid::{BoundaryConditions, VelocityData};
-use crate::math::{Point, Vector};
+use crate::fluid::BoundaryConditions;
+use crate::math::Vector;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -74,20 +74,10 @@ impl<const D: usize> Following<D> {
     }
 
     /// `boundary` as the moving frame sees it: each prescribed velocity `g(x, t)` of the lab
-    /// becomes `g(x + Z e, t) − V e` (pressures are unchanged).
+    /// becomes `g(x + Z e, t) − V e` (pressures are unchanged), with `Z` and `V` read when the
+    /// condition is evaluated ([`BoundaryConditions::seen_from`]).
     pub fn boundary(&self, boundary: BoundaryConditions<D>) -> BoundaryConditions<D> {
-        let BoundaryConditions { velocity, pressure } = boundary;
-        let velocity = velocity
-            .into_iter()
-            .map(|(marker, g)| {
-                let (motion, e) = (self.motion.clone(), self.axis);
-                let moved: VelocityData<D> = Arc::new(move |x: &Point<D>, t: f64| {
-                    let (z, v) = motion.get();
-                    g(&(x + e * z), t) - e * v
-                });
-                (marker, moved)
-            })
-            .collect();
-        BoundaryConditions { velocity, pressure }
+        let frame = self.clone();
+        boundary.seen_from(move || frame.lab())
     }
 }

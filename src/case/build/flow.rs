@@ -7,8 +7,8 @@ use super::super::schema::{BodyBoundarySpec, ConditionSpec, ConvectionSpec, Numb
 use super::super::{Case, CaseError};
 use crate::expr::Expr;
 use crate::fluid::{
-    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, FluidError, P2Space, Scheme, SteadyProblem,
-    Unsteady,
+    solve_steady, BoundaryConditions, BoundaryForce, Convection, FlowField, Fluid, FluidError, P2Space, Scheme,
+    SteadyProblem, Unsteady,
 };
 use crate::io::{write_mesh_vtu, Field, OutputError};
 use crate::linalg::SpdMethod;
@@ -25,8 +25,8 @@ pub struct FlowCase<const D: usize> {
     pub space: P2Space<D>,
     /// Boundary conditions (pressures divided by ρ).
     pub boundary: BoundaryConditions<D>,
-    /// ρ.
-    pub density: f64,
+    /// ρ and μ.
+    pub fluid: Fluid,
     /// ν = μ/ρ.
     pub nu: f64,
     /// The body force per unit mass (gravity).
@@ -101,7 +101,11 @@ impl Case {
             return Err(self.invalid("dimension", format!("expected {D}, got {}", f.dimension)));
         }
         let density = self.positive("fluid.density", spec.density.unwrap_or(1.0))?;
-        let nu = self.positive("fluid.viscosity", spec.viscosity)? / density;
+        let fluid = Fluid {
+            density,
+            viscosity: self.positive("fluid.viscosity", spec.viscosity)?,
+        };
+        let nu = fluid.kinematic_viscosity();
         let steady = spec.steady.unwrap_or(false);
         let convection = match (spec.stokes.unwrap_or(false), spec.convection) {
             (false, None | Some(ConvectionSpec::Extrapolated)) => Convection::Extrapolated,
@@ -252,7 +256,7 @@ impl Case {
             mesh,
             space,
             boundary,
-            density,
+            fluid,
             nu,
             gravity,
             steady,
@@ -329,7 +333,8 @@ impl<const D: usize> FlowCase<D> {
     pub(in crate::case) fn solve_steady(&self, case: &Case) -> Result<(FlowField<D>, usize), CaseError> {
         let g = self.gravity;
         let problem = SteadyProblem {
-            viscosity: self.nu,
+            kinematic_viscosity: self.nu,
+            density: self.fluid.density,
             force: &|_: &Point<D>| g,
             boundary: &self.boundary,
             convection: self.convection != Convection::Off,
@@ -371,7 +376,7 @@ impl<const D: usize> FlowCase<D> {
         let g = self.gravity;
         if let Some(force) = &self.force {
             let f = force.compute(&self.mesh, &self.space, self.nu, &|_: &Point<D>| g, flow, acceleration);
-            m.force = f * self.density;
+            m.force = f * self.fluid.density;
             if let Some((u, l)) = self.report.reference {
                 let scale = 2.0 / (u * u * l);
                 m.drag_coefficient = Some(scale * f[0]);
@@ -387,7 +392,7 @@ impl<const D: usize> FlowCase<D> {
                     .map(|(&v, w)| w * flow.pressure[v as usize])
                     .sum()
             };
-            m.pressure_difference = Some(self.density * (p(&points[0]) - p(&points[1])));
+            m.pressure_difference = Some(self.fluid.density * (p(&points[0]) - p(&points[1])));
         }
         m
     }
@@ -395,7 +400,7 @@ impl<const D: usize> FlowCase<D> {
     /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
     pub(in crate::case) fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
         let n = self.mesh.num_points();
-        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.density).collect();
+        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.fluid.density).collect();
         let vorticity = flow.vorticity(&self.mesh, &self.space);
         let vorticity = if D == 2 {
             Field::scalar("vorticity", &vorticity.iter().map(|w| w.z).collect::<Vec<_>>())
