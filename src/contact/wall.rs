@@ -16,7 +16,7 @@
 use super::gap::{centre_of_pressure, for_each_patch, Probe, Scratch};
 use super::{keep_nearest_from, Contact, ContactModel, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
-use crate::fmm::init::FacetNeighbours;
+use crate::fmm::topology::FacetNeighbours;
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
 use crate::math::{self, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};

@@ -45,9 +45,10 @@
 
 pub mod curved;
 mod heap;
-pub(crate) mod init;
+mod init;
 mod march;
 mod query;
+pub(crate) mod topology;
 pub mod update;
 
 use crate::math::Point;

@@ -1,0 +1,114 @@
+//! The pressure inside the bodies with [`BodyBoundary::Surface`](super::BodyBoundary::Surface).
+//! At the vertices inside a body the pressure of the step's start is held
+//! ([`Work::hold_pressure`]): their test functions see the cells whose divergence the rigid
+//! motion and the ghosts set, not incompressibility, so the pressure correction would add the
+//! same increment there step after step. At the ghost vertices it is extrapolated from the fluid
+//! along the normal, from the two points the velocity's rows read ([`super::ghosts`]):
+//!
+//! ```text
+//! p_k = p₁ + (p₁ − p₂) depth/δ,   p₁ = p_h(x_s + δ n),   p₂ = p_h(x_s + 2δ n),
+//! ```
+//!
+//! `p_h` the pressure's P1 interpolant ([`PressureRows`], [`Work::pressure_stencil`]), so that
+//! the cells across the surface see the fluid's pressure continued into the body. The rows are
+//! built with the ghosts' (two point locations a ghost vertex) and applied by at most
+//! [`SWEEPS`] Gauss–Seidel sweeps a step, `O(entries)` each ([`Work::extrapolate_pressure`]).
+
+use super::ghosts::{SWEEPS, SWEPT};
+use super::Work;
+use crate::body::{Dim, Kinematics};
+use crate::math::Point;
+use crate::mesh::SimplexMesh;
+
+/// The ghost vertices' pressure rows at the current pose: vertex `vertex[i]` takes
+/// `Σ w p_v` over `entries[start[i]..start[i + 1]]` (the linear extrapolation from the pressure's
+/// P1 values in the image points' cells, [`Work::extrapolate_pressure`]).
+#[derive(Debug, Default)]
+pub(super) struct PressureRows {
+    vertex: Vec<u32>,
+    start: Vec<usize>,
+    entries: Vec<(u32, f64)>,
+}
+
+impl<const D: usize> Work<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    /// Keeps the pressure at the vertices inside the bodies (restored after the step, before the
+    /// ghosts' is extrapolated): their test functions see the cells whose divergence the rigid
+    /// motion and the ghosts set, not incompressibility, so the pressure correction would add
+    /// the same increment there step after step.
+    pub(super) fn hold_pressure(&mut self, vertices: usize, pressure: &[f64]) {
+        self.held_pressure.clear();
+        if self.ghosts.list.is_empty() {
+            return;
+        }
+        self.held_pressure.extend(
+            self.dofs
+                .iter()
+                .filter(|&&k| (k as usize) < vertices)
+                .map(|&k| (k, pressure[k as usize])),
+        );
+    }
+
+    /// The ghost vertices' pressure rows ([`PressureRows`]) at the current pose: the linear
+    /// extrapolation along the normal from two points in the fluid, `x_s + δ n` and `x_s + 2δ n`,
+    /// `p_k = p₁ + (p₁ − p₂) depth/δ`; where the second point is outside the mesh (a narrow gap
+    /// to a wall), `p_k = p₁`; a ghost whose first point is outside has no row (it keeps its held
+    /// value).
+    pub(super) fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, vertices: usize) {
+        let rows = &mut self.pressure_rows;
+        rows.vertex.clear();
+        rows.start.clear();
+        rows.start.push(0);
+        rows.entries.clear();
+        for g in &self.ghosts.list {
+            let row = g.row as usize;
+            let k = self.dofs[row];
+            if k as usize >= vertices {
+                continue;
+            }
+            let x_s = self.targets[row];
+            let locate = |x: Point<D>| mesh.locate_from(&x, self.cell_of[k as usize]);
+            let Some(first) = locate(x_s + g.normal * g.reach) else {
+                continue;
+            };
+            let second = locate(x_s + g.normal * (2.0 * g.reach));
+            let slope = if second.is_some() { g.depth / g.reach } else { 0.0 };
+            for (at, scale) in [(Some(first), 1.0 + slope), (second, -slope)] {
+                if let Some(at) = at {
+                    let cell = mesh.cell(at.cell);
+                    rows.entries
+                        .extend(cell.iter().zip(&at.weights).map(|(&v, w)| (v, scale * w)));
+                }
+            }
+            rows.vertex.push(k);
+            rows.start.push(rows.entries.len());
+        }
+    }
+
+    /// Sets the ghost vertices' pressure by their rows ([`Self::pressure_stencil`]), by
+    /// Gauss–Seidel sweeps to convergence ([`SWEEPS`]; an image point's cell may hold another
+    /// ghost). The cells across the surface then see the fluid's pressure continued into the
+    /// body, not a value the pressure correction builds from the divergence the ghosts leave
+    /// there (which grew without bound in a closed container, and the body's speed drifted with
+    /// it).
+    pub(super) fn extrapolate_pressure(&self, pressure: &mut [f64]) {
+        let rows = &self.pressure_rows;
+        for _ in 0..SWEEPS {
+            let (mut change, mut size) = (0.0f64, 0.0f64);
+            for (&k, w) in rows.vertex.iter().zip(rows.start.windows(2)) {
+                let p: f64 = rows.entries[w[0]..w[1]]
+                    .iter()
+                    .map(|&(v, c)| c * pressure[v as usize])
+                    .sum();
+                change = change.max((p - pressure[k as usize]).abs());
+                size = size.max(p.abs());
+                pressure[k as usize] = p;
+            }
+            if change <= SWEPT * size {
+                break;
+            }
+        }
+    }
+}
