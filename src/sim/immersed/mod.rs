@@ -230,7 +230,7 @@ where
             .map(|b| 2.0 * b.geometry.radius)
             .fold(0.0, f64::max);
         let substeps = match options.substeps {
-            0 => substeps_for(fluid.time_step(), bodies.stable_time_step()),
+            0 => bodies.substeps(fluid.time_step(), []),
             n => n,
         };
         let n = bodies.bodies.len();
