@@ -17,7 +17,7 @@ use super::checkpoint::{Kind, RunState};
 use super::control::Control;
 use super::inflow::{self, Inflow};
 use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
-use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
+use super::run::{built, drive, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{checkpoint, Case, CaseError};
 use crate::io::{write_mesh_vtu, Field, OutputError};
 use crate::math::shown;
@@ -100,16 +100,8 @@ where
     Dim<D>: Kinematics<D>,
 {
     let output = Output::open::<D>(case, out, Kind::Dry, &mut control)?;
-    let (mut sim, setup) = match timed(|| case.build::<D>()) {
-        Ok(built) => built,
-        Err(e) => return output.fail(case, e),
-    };
-    control.setup_seconds += setup;
-    let (summary, report) = drive(case, output, control, || DryRun::new(case, &mut sim, out))?;
-    Ok(Finished {
-        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
-        report,
-    })
+    let mut sim = built(case, &output, &mut control, || case.build::<D>())?;
+    drive(case, output, control, || DryRun::new(case, &mut sim, out)).map(Finished::of)
 }
 
 /// A dry run in progress: the bodies, the bodies still to enter, the files and the statistics.

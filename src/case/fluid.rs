@@ -18,7 +18,7 @@ use super::build::{FlowCase, Measured};
 use super::checkpoint::{self, Kind, RunState};
 use super::control::{Control, Notice, RunHeader};
 use super::output::SavedOutputs;
-use super::run::{conclude, drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
+use super::run::{built, conclude, drive, value_lines, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{Case, CaseError};
 use crate::io::{OutputError, PartFile, PvdSeries};
 use crate::math::{shown, Point, Vector};
@@ -140,16 +140,8 @@ pub(super) fn run<const D: usize>(case: &Case, out: &Path, mut control: Control<
         return Err(steady_restart(case));
     }
     let output = Output::open::<D>(case, out, Kind::Flow, &mut control)?;
-    let (flow, setup) = match timed(|| case.build_flow::<D>()) {
-        Ok(built) => built,
-        Err(e) => return output.fail(case, e),
-    };
-    control.setup_seconds += setup;
-    let (summary, report) = run_opened(case, &flow, output, control)?;
-    Ok(Finished {
-        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
-        report,
-    })
+    let flow = built(case, &output, &mut control, || case.build_flow::<D>())?;
+    run_opened(case, &flow, output, control).map(Finished::of)
 }
 
 /// The refusal to continue a steady flow.
@@ -474,11 +466,7 @@ impl<const D: usize> Stepper for FlowRun<'_, D> {
             ("lift_coefficient_max", s.lift_coefficient_max),
             ("strouhal_number", s.strouhal_number),
         ];
-        lines.extend(
-            values
-                .into_iter()
-                .filter_map(|(name, x)| x.map(|x| format!("  {name:<20} {x:.8}"))),
-        );
+        lines.extend(value_lines(&values, 8));
         lines
     }
 }

@@ -18,7 +18,7 @@ use super::checkpoint::{self, Kind, RunState};
 use super::control::Control;
 use super::inflow::{self, Inflow};
 use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
-use super::run::{drive, timed, Finished, Output, RunSummary, Seconds, Stepper};
+use super::run::{built, drive, value_lines, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{Case, CaseError};
 use crate::io::{plot_curves, Curve, OutputError};
 use crate::math::{shown, Vector};
@@ -262,19 +262,12 @@ where
     Dim<D>: Kinematics<D>,
 {
     let output = Output::open::<D>(case, out, Kind::Immersed, &mut control)?;
-    let (flow, setup) = match timed(|| case.build_flow::<D>()).and_then(|(flow, t)| {
+    let flow = built(case, &output, &mut control, || {
+        let flow = case.build_flow::<D>()?;
         flow.check_for_bodies(case)?;
-        Ok((flow, t))
-    }) {
-        Ok(built) => built,
-        Err(e) => return output.fail(case, e),
-    };
-    control.setup_seconds += setup;
-    let (summary, report) = drive(case, output, control, || ImmersedRun::new(case, &flow, out))?;
-    Ok(Finished {
-        summary: serde_json::to_value(&summary).expect("a summary is plain data"),
-        report,
-    })
+        Ok(flow)
+    })?;
+    drive(case, output, control, || ImmersedRun::new(case, &flow, out)).map(Finished::of)
 }
 
 /// Bodies in a fluid in progress: the coupling, the bodies still to enter, the files, the
@@ -523,11 +516,7 @@ where
             ("final_gap", s.final_gap),
             ("min_body_gap", s.min_body_gap),
         ];
-        lines.extend(
-            values
-                .into_iter()
-                .filter_map(|(name, x)| x.map(|x| format!("  {name:<20} {x:.6}"))),
-        );
+        lines.extend(value_lines(&values, 6));
         lines
     }
 }

@@ -161,6 +161,16 @@ impl<'a> Output<'a> {
     }
 }
 
+impl Finished {
+    /// The finished run of a mode whose `summary` and `report` the driver gave.
+    pub(super) fn of<S: Serialize>((summary, report): (S, Vec<String>)) -> Finished {
+        Finished {
+            summary: serde_json::to_value(&summary).expect("a summary is plain data"),
+            report,
+        }
+    }
+}
+
 /// Runs `case` into `out`, whatever its kind (dry bodies, a flow, bodies in a flow) and
 /// dimension: the directory made ready, the case built and stepped to its end (or continued
 /// from its checkpoint with `control.restart`), `summary.json` written. A run that fails or is
@@ -322,6 +332,15 @@ pub(super) fn conclude<T: Serialize>(out: &Path, summary: T, failure: Option<Cas
     }
 }
 
+/// A report's lines of named values, `  name  value` with `digits` decimals; a value that is
+/// `None` has no line.
+pub(super) fn value_lines(values: &[(&str, Option<f64>)], digits: usize) -> Vec<String> {
+    values
+        .iter()
+        .filter_map(|(name, x)| x.map(|x| format!("  {name:<20} {x:.digits$}")))
+        .collect()
+}
+
 /// Tells `control` the `warnings` not in `told`, and adds them there.
 fn tell_new(control: &mut Control<'_>, told: &mut Vec<String>, warnings: Vec<String>) {
     for w in warnings {
@@ -368,9 +387,20 @@ impl Cadence {
     }
 }
 
-/// Builds with `build`, timed: what it built and the seconds it took.
-pub(super) fn timed<T>(build: impl FnOnce() -> Result<T, CaseError>) -> Result<(T, f64), CaseError> {
+/// What `build` builds for the run into `output`, its seconds added to `control`'s set-up; if it
+/// fails, the run ends there ([`Output::fail`]).
+pub(super) fn built<T>(
+    case: &Case,
+    output: &Output<'_>,
+    control: &mut Control<'_>,
+    build: impl FnOnce() -> Result<T, CaseError>,
+) -> Result<T, CaseError> {
     let start = Instant::now();
-    let built = build()?;
-    Ok((built, start.elapsed().as_secs_f64()))
+    match build() {
+        Ok(built) => {
+            control.setup_seconds += start.elapsed().as_secs_f64();
+            Ok(built)
+        }
+        Err(e) => output.fail(case, e),
+    }
 }
