@@ -240,3 +240,12 @@ fn boundary_normals_are_outward_and_close_the_surface() {
         .sum();
     assert!((total - marked).abs() < 1e-12 * total);
 }
+
+/// The shortest edge of a box's lattice is its smallest spacing (the cells' diagonals are longer).
+#[test]
+fn shortest_edge_of_a_box_is_its_smallest_spacing() {
+    let rect = axis_box::<2>(Point::<2>::new(-1.0, 0.0), Point::<2>::new(2.0, 1.0), [30, 4]).unwrap();
+    assert!((rect.shortest_edge() - 0.1).abs() < 1e-12, "{}", rect.shortest_edge());
+    let cube = axis_box::<3>(Point::<3>::zeros(), Point::<3>::repeat(1.0), [3, 4, 5]).unwrap();
+    assert!((cube.shortest_edge() - 0.2).abs() < 1e-12, "{}", cube.shortest_edge());
+}

@@ -16,7 +16,7 @@
 use super::checkpoint::{Kind, RunState};
 use super::control::Control;
 use super::inflow::{self, Inflow};
-use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
+use super::output::{final_tilt, BodyFiles, FinalBody, SavedOutputs, Traffic};
 use super::run::{built, drive, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{checkpoint, Case, CaseError};
 use crate::io::{write_mesh_vtu, Field, OutputError};
@@ -114,7 +114,7 @@ where
     out: &'a Path,
     dt: f64,
     inflows: Vec<Inflow<D>>,
-    writer: Option<Writer>,
+    files: BodyFiles,
     /// The most contacts at one step so far.
     max_contacts: usize,
     /// The smallest contact gap within range so far.
@@ -132,7 +132,12 @@ where
             case,
             sim,
             out,
-            writer: None,
+            files: BodyFiles::new(
+                out,
+                "series.pvd",
+                case.file.output.as_ref().and_then(|o| o.fields).unwrap_or(false),
+                false,
+            ),
             max_contacts: 0,
             min_gap: None,
         })
@@ -150,8 +155,7 @@ where
     }
 
     fn start(&mut self) -> Result<(), OutputError> {
-        let fields = self.case.file.output.as_ref().and_then(|o| o.fields).unwrap_or(false);
-        self.writer = Some(Writer::new(self.out, "series.pvd", fields)?);
+        self.files.start()?;
         if let Some(w) = &self.sim.walls {
             write_mesh_vtu(
                 &self.out.join("domain.vtu"),
@@ -179,16 +183,15 @@ where
     }
 
     fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
-        self.writer = Some(Writer::resume(self.out, "series.pvd", saved)?);
-        Ok(())
+        self.files.resume(saved)
     }
 
     fn row_bytes(&self) -> f64 {
-        self.writer.as_ref().map_or(0.0, Writer::row_bytes)
+        self.files.row_bytes()
     }
 
     fn bytes_to_come(&self, end: f64, period: f64) -> f64 {
-        inflow::rows_to_come(&self.inflows, (end, period), |name| body_row_bytes::<D>(false, name))
+        self.files.bytes_to_come(&self.inflows, end, period)
     }
 
     fn step(&mut self, s: usize) -> Result<(), CaseError> {
@@ -211,8 +214,7 @@ where
     }
 
     fn write(&mut self, rows: bool, snapshot: bool) -> Result<(), OutputError> {
-        let DryRun { sim, writer, .. } = self;
-        let writer = writer.as_mut().expect("the outputs are opened before the first write");
+        let (sim, writer) = (&*self.sim, self.files.writer());
         writer.exits(sim)?;
         if rows {
             writer.rows(sim, None)?;
@@ -229,15 +231,11 @@ where
             max_contacts: self.max_contacts,
             min_gap: self.min_gap,
         };
-        let writer = self
-            .writer
-            .as_mut()
-            .expect("the outputs are opened before a checkpoint");
-        Ok((writer.saved()?, state))
+        Ok((self.files.writer().saved()?, state))
     }
 
     fn finish(&mut self) -> Result<(), OutputError> {
-        self.writer.take().map_or(Ok(()), Writer::finish)
+        self.files.finish()
     }
 
     fn warnings(&self) -> Vec<String> {

@@ -17,7 +17,7 @@ use super::build::FlowCase;
 use super::checkpoint::{self, Kind, RunState};
 use super::control::Control;
 use super::inflow::{self, Inflow};
-use super::output::{body_row_bytes, final_tilt, FinalBody, SavedOutputs, Traffic, Writer};
+use super::output::{final_tilt, BodyFiles, FinalBody, SavedOutputs, Traffic};
 use super::run::{built, drive, value_lines, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{Case, CaseError};
 use crate::io::{plot_curves, Curve, OutputError};
@@ -281,7 +281,7 @@ where
     out: &'a Path,
     immersed: Immersed<D>,
     inflows: Vec<Inflow<D>>,
-    writer: Option<Writer>,
+    files: BodyFiles,
     history: History<D>,
     extremes: Extremes,
     /// `Δt`.
@@ -312,7 +312,7 @@ where
             out,
             immersed,
             inflows,
-            writer: None,
+            files: BodyFiles::new(out, "flow.pvd", false, true),
             history: History::default(),
             extremes: Extremes::default(),
             dt,
@@ -333,8 +333,7 @@ where
     }
 
     fn start(&mut self) -> Result<(), OutputError> {
-        self.writer = Some(Writer::new(self.out, "flow.pvd", false)?);
-        Ok(())
+        self.files.start()
     }
 
     fn restore(&mut self, run: &RunState) -> Result<(), CaseError> {
@@ -349,17 +348,17 @@ where
     }
 
     fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
-        self.writer = Some(Writer::resume(self.out, "flow.pvd", saved)?);
+        self.files.resume(saved)?;
         self.history = History::<D>::read(&self.out.join("bodies.csv.part"))?;
         Ok(())
     }
 
     fn row_bytes(&self) -> f64 {
-        self.writer.as_ref().map_or(0.0, Writer::row_bytes)
+        self.files.row_bytes()
     }
 
     fn bytes_to_come(&self, end: f64, period: f64) -> f64 {
-        inflow::rows_to_come(&self.inflows, (end, period), |name| body_row_bytes::<D>(true, name))
+        self.files.bytes_to_come(&self.inflows, end, period)
     }
 
     fn step(&mut self, _: usize) -> Result<(), CaseError> {
@@ -377,13 +376,13 @@ where
     fn write(&mut self, rows: bool, snapshot: bool) -> Result<(), OutputError> {
         let ImmersedRun {
             immersed: c,
-            writer,
+            files,
             history,
             flow,
             out,
             ..
         } = self;
-        let writer = writer.as_mut().expect("the outputs are opened before the first write");
+        let writer = files.writer();
         writer.exits(&c.bodies)?;
         if rows {
             writer.rows(&c.bodies, Some((&c.hydro_force, &c.hydro_torque)))?;
@@ -403,17 +402,11 @@ where
             state: Box::new(self.immersed.state()),
             extremes: self.extremes,
         };
-        let writer = self
-            .writer
-            .as_mut()
-            .expect("the outputs are opened before a checkpoint");
-        Ok((writer.saved()?, state))
+        Ok((self.files.writer().saved()?, state))
     }
 
     fn finish(&mut self) -> Result<(), OutputError> {
-        if let Some(writer) = self.writer.take() {
-            writer.finish()?;
-        }
+        self.files.finish()?;
         plots::<D>(self.out, &self.history)
     }
 

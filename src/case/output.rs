@@ -3,6 +3,7 @@
 //! distance-field lattices, the final state and tilt in `summary.json`, and the step count.
 
 use super::control::RunHeader;
+use super::inflow::{self, Inflow};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::io::{write_simplices_vtu, Field, OutputError, PartFile, PvdEntry, PvdSeries};
 use crate::math::{Point, Vector};
@@ -189,6 +190,71 @@ pub(crate) fn step_count(end: f64, dt: f64) -> usize {
     ((end / dt) * (1.0 - 1e-12)).ceil().max(1.0) as usize
 }
 
+/// The bodies' files of a run as its stepper opens them for the driver: a new run's, or a
+/// continued run's cut back to its checkpoint; dry runs and runs in a fluid alike.
+pub(super) struct BodyFiles {
+    out: PathBuf,
+    /// `series.pvd` (a dry run) or `flow.pvd` (a run in a fluid).
+    series: &'static str,
+    /// With `output.fields`: the bodies' distance-field lattices too.
+    fields: bool,
+    /// Whether the rows hold the hydrodynamic force and torque.
+    hydro: bool,
+    /// Open from `start` or `resume` on.
+    writer: Option<Writer>,
+}
+
+impl BodyFiles {
+    /// The files of a run into `out`, not yet opened.
+    pub(super) fn new(out: &Path, series: &'static str, fields: bool, hydro: bool) -> Self {
+        BodyFiles {
+            out: out.to_path_buf(),
+            series,
+            fields,
+            hydro,
+            writer: None,
+        }
+    }
+
+    /// Opens a new run's files.
+    pub(super) fn start(&mut self) -> Result<(), OutputError> {
+        self.writer = Some(Writer::new(&self.out, self.series, self.fields)?);
+        Ok(())
+    }
+
+    /// Reopens the files as they stood at a checkpoint (`saved`).
+    pub(super) fn resume(&mut self, saved: &SavedOutputs) -> Result<(), OutputError> {
+        self.writer = Some(Writer::resume(&self.out, self.series, saved)?);
+        Ok(())
+    }
+
+    /// The bytes of one time's rows ([`Writer::row_bytes`]).
+    pub(super) fn row_bytes(&self) -> f64 {
+        self.writer.as_ref().map_or(0.0, Writer::row_bytes)
+    }
+
+    /// The bytes of the rows of the bodies `inflows` will release, written every `period` until
+    /// `end`.
+    pub(super) fn bytes_to_come<const D: usize>(&self, inflows: &[Inflow<D>], end: f64, period: f64) -> f64
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        inflow::rows_to_come(inflows, (end, period), |name| body_row_bytes::<D>(self.hydro, name))
+    }
+
+    /// The open files.
+    pub(super) fn writer(&mut self) -> &mut Writer {
+        self.writer
+            .as_mut()
+            .expect("the driver opens the files (start or resume) before it writes")
+    }
+
+    /// Closes the files (`bodies.csv` renamed into place).
+    pub(super) fn finish(&mut self) -> Result<(), OutputError> {
+        self.writer.take().map_or(Ok(()), Writer::finish)
+    }
+}
+
 /// The bodies' output files of a run in progress.
 pub(super) struct Writer {
     out: PathBuf,
@@ -224,7 +290,7 @@ const ROW_NUMBER_BYTES: f64 = 23.0;
 
 /// The bytes of one body's `bodies.csv` row once its numbers have all their digits: the time,
 /// the name and the state's numbers (with the hydrodynamic force and torque if `hydro`).
-pub(super) fn body_row_bytes<const D: usize>(hydro: bool, name: &str) -> f64 {
+fn body_row_bytes<const D: usize>(hydro: bool, name: &str) -> f64 {
     // Position, rotation, velocity, angular velocity, contact force and torque.
     let state = if D == 2 { 9 } else { 19 };
     let numbers = state + if hydro { [3, 6][D - 2] } else { 0 };

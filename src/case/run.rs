@@ -264,8 +264,8 @@ pub(super) fn drive<S: Stepper>(
             // The checkpoint, then the state the run stopped at ends the series and the rows.
             let clock = Instant::now();
             let last = save(&mut stepper, output_seconds).and_then(|()| {
-                let (rows, snapshot) = cadence.due(done);
-                stepper.write(!rows, cadence.every > 0 && !snapshot)
+                let (rows, snapshot) = cadence.ending(done);
+                stepper.write(rows, snapshot)
             });
             output_seconds += clock.elapsed().as_secs_f64();
             failure = Some(last.err().map_or_else(|| case.interrupted(done, t), CaseError::from));
@@ -284,7 +284,8 @@ pub(super) fn drive<S: Stepper>(
             written = save(&mut stepper, output_seconds + clock.elapsed().as_secs_f64());
         }
         if written.is_ok() && s == steps {
-            written = stepper.write(!rows, cadence.every > 0 && !snapshot);
+            let (rows, snapshot) = cadence.ending(s);
+            written = stepper.write(rows, snapshot);
         }
         output_seconds += clock.elapsed().as_secs_f64();
         if let Err(e) = written {
@@ -384,6 +385,13 @@ impl Cadence {
             s % self.csv_every == 0 || (self.rows_at_snapshots && snapshot),
             snapshot,
         )
+    }
+
+    /// The rows and the snapshot a run that ends (or stops) at step `s` adds: those `s` is not
+    /// due anyway, so that the files end at the last state.
+    fn ending(&self, s: usize) -> (bool, bool) {
+        let (rows, snapshot) = self.due(s);
+        (!rows, self.every > 0 && !snapshot)
     }
 }
 

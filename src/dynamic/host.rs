@@ -3,7 +3,7 @@
 
 use super::error::{finite, length, Error};
 use super::mesh::Mesh;
-use super::world::{contact_model, thread_pool, within};
+use super::setup::{contact_model, thread_pool, within};
 use crate::body::{Dim, Kinematics};
 use crate::broad::sets::method;
 use crate::contact::{self, Law};

@@ -44,6 +44,7 @@ mod distance;
 mod error;
 mod host;
 mod mesh;
+mod setup;
 mod world;
 
 pub use distance::{Distance, DistanceOptions};

@@ -2,9 +2,10 @@
 
 use super::error::{finite, length, Error};
 use super::mesh::Mesh;
+use super::setup::{contact_model, positive, thread_pool, within};
 use crate::body::{default_lattice_step, Angular, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
 use crate::broad::sets::method;
-use crate::contact::{ContactModel, ContactSolver, Law, Walls};
+use crate::contact::{ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
 use crate::mesh::gmsh::AnyMesh;
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
@@ -135,60 +136,6 @@ pub struct World {
     any: Any,
     /// The world's own threads, if it was given a count.
     pool: Option<rayon::ThreadPool>,
-}
-
-/// Runs `work` on `pool`'s threads, or on the global pool's.
-pub(super) fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
-    match pool {
-        Some(pool) => pool.install(work),
-        None => work(),
-    }
-}
-
-/// A pool of `threads` threads (`None`: none, rayon's global pool serves).
-pub(super) fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>, Error> {
-    match threads {
-        None => Ok(None),
-        Some(0) => Err(Error::argument(
-            "threads",
-            "is 0, expected at least 1 (or none for every core)",
-        )),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map(Some)
-            .map_err(|e| Error::failed(format!("a pool of {n} threads: {e}"))),
-    }
-}
-
-/// `x` if it is positive and finite, else an error naming `name`.
-pub(super) fn positive(name: &str, x: f64) -> Result<f64, Error> {
-    if x.is_finite() && x > 0.0 {
-        Ok(x)
-    } else {
-        Err(Error::argument(name, format!("is {x}, expected a positive number")))
-    }
-}
-
-/// The contact parameters, checked: `range`, `stiffness` and `wall_stiffness` (`None`:
-/// `stiffness`) positive.
-pub(super) fn contact_model(
-    law: Law,
-    range: f64,
-    stiffness: f64,
-    wall_stiffness: Option<f64>,
-) -> Result<ContactModel, Error> {
-    let range = positive("range", range)?;
-    let stiffness = positive("stiffness", stiffness)?;
-    Ok(ContactModel {
-        law,
-        range,
-        stiffness,
-        wall_stiffness: match wall_stiffness {
-            Some(x) => positive("wall_stiffness", x)?,
-            None => stiffness,
-        },
-    })
 }
 
 /// Runs `$body` with `$w` the typed world and `$d` its dimension ([`by_dim!`]), on the world's threads.

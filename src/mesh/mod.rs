@@ -364,8 +364,8 @@ impl<const D: usize> SimplexMesh<D> {
         (lo, hi)
     }
 
-    /// The length of the shortest cell edge, `h` of a CFL number `|u| Δt / h` (each cell's
-    /// `D(D+1)/2` edges; `O(cells)`, every edge of a shared facet measured once per cell).
+    /// The length of the shortest cell edge, the `h` of a CFL number `|u| Δt / h`: each cell's
+    /// `D(D+1)/2` edges measured, `O(cells)`.
     pub fn shortest_edge(&self) -> f64 {
         (0..self.num_cells() as u32)
             .map(|c| {

@@ -1,0 +1,60 @@
+//! What the run-time-dimension objects that step bodies ([`super::World`], [`super::HostContact`])
+//! share: their own pool of threads, and their contact parameters checked with errors naming the
+//! argument.
+
+use super::error::Error;
+use crate::contact::{ContactModel, Law};
+
+/// Runs `work` on `pool`'s threads, or on the global pool's.
+pub(super) fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// A pool of `threads` threads (`None`: none, rayon's global pool serves).
+pub(super) fn thread_pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>, Error> {
+    match threads {
+        None => Ok(None),
+        Some(0) => Err(Error::argument(
+            "threads",
+            "is 0, expected at least 1 (or none for every core)",
+        )),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(Some)
+            .map_err(|e| Error::failed(format!("a pool of {n} threads: {e}"))),
+    }
+}
+
+/// `x` if it is positive and finite, else an error naming `name`.
+pub(super) fn positive(name: &str, x: f64) -> Result<f64, Error> {
+    if x.is_finite() && x > 0.0 {
+        Ok(x)
+    } else {
+        Err(Error::argument(name, format!("is {x}, expected a positive number")))
+    }
+}
+
+/// The contact parameters, checked: `range`, `stiffness` and `wall_stiffness` (`None`:
+/// `stiffness`) positive.
+pub(super) fn contact_model(
+    law: Law,
+    range: f64,
+    stiffness: f64,
+    wall_stiffness: Option<f64>,
+) -> Result<ContactModel, Error> {
+    let range = positive("range", range)?;
+    let stiffness = positive("stiffness", stiffness)?;
+    Ok(ContactModel {
+        law,
+        range,
+        stiffness,
+        wall_stiffness: match wall_stiffness {
+            Some(x) => positive("wall_stiffness", x)?,
+            None => stiffness,
+        },
+    })
+}
