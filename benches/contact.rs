@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::sets::method;
-use tumble::contact::{ContactModel, ContactSolver, HostContact, Law, Walls};
+use tumble::contact::{ContactModel, ContactParameters, ContactSolver, HostContact, Law, Walls};
 use tumble::fmm::{distance_to_range, FmmOptions, Front};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::{axis_box, ball, box_with_balls, Sphere};
@@ -76,12 +76,7 @@ fn run(n: usize, width: f64, steps: usize) -> Timing {
         .enumerate()
         .map(|(k, p)| RigidBody::new(&format!("d{k}"), disk.clone(), 1.01, p))
         .collect();
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range: RHO,
-        stiffness: 1e-6,
-        wall_stiffness: 1e-6,
-    };
+    let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, RHO, 1e-6)).unwrap();
     let solver = ContactSolver::new(model, method::<2>("linked-cell").unwrap());
     let mut sim = Simulation::new(
         bodies,
@@ -187,12 +182,7 @@ fn band_study() {
 /// Host-mesh mode against body-frame mode on `n` packed disks (each within range of its
 /// neighbours) in the middle of a circle of radius 1.5.
 fn host_versus_frame(n: usize) {
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range: RHO,
-        stiffness: 1e-6,
-        wall_stiffness: 1e-6,
-    };
+    let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, RHO, 1e-6)).unwrap();
     let outer = 1.5;
     let rows = (n as f64).sqrt().ceil();
     let centres: Vec<Point<2>> = packing(n, 0.0)
@@ -221,7 +211,7 @@ fn host_versus_frame(n: usize) {
     let walls = Walls::new(wall_mesh, &["wall"], R + 2.0 * RHO).unwrap();
     let mut frame = ContactSolver::new(model, method::<2>("linked-cell").unwrap());
     let (mut f, mut t) = (vec![Vector::<2>::zeros(); n], vec![0.0; n]);
-    let frame_s = median(5, || frame.forces(&bodies, Some(&walls), &mut f, &mut t).unwrap());
+    let frame_s = median(5, || frame.forces(&bodies, Some(&walls), 0.0, &mut f, &mut t).unwrap());
     println!(
         "| {n} | {} | {} | {} | {:.3} | {:.4} | {:.0}x |",
         mesh.num_cells(),

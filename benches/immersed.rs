@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
+use tumble::contact::{ContactModel, ContactParameters, ContactSolver, Law, Walls};
 use tumble::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::axis_box;
@@ -93,12 +93,7 @@ fn main() {
                 bodies.push(b);
             }
         }
-        let model = ContactModel {
-            law: Law::Glowinski,
-            range: 0.01,
-            stiffness: 1e-5,
-            wall_stiffness: 1e-5,
-        };
+        let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, 0.01, 1e-5)).unwrap();
         let walls = Walls::new(
             axis_box::<2>(Point::<2>::new(0.0, 0.0), Point::<2>::new(2.0, 6.0), [64, 192]).unwrap(),
             &WALLS,

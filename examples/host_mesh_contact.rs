@@ -13,7 +13,7 @@
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::LinkedCell;
-use tumble::contact::{ContactModel, ContactSolver, HostContact, Law, Walls, WALL};
+use tumble::contact::{ContactModel, ContactParameters, ContactSolver, HostContact, Law, Walls, WALL};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::{ball, Sphere};
 use tumble::shape::Ball;
@@ -38,12 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("host mesh: {} nodes, {} triangles", mesh.num_points(), mesh.num_cells());
 
     // The contact law: Glowinski's, range ρ, stiffness ε (and ε_W for the wall).
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range: rho,
-        stiffness: 1e-6,
-        wall_stiffness: 1e-6,
-    };
+    let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, rho, 1e-6)).unwrap();
 
     // Host-mesh mode: once, the markers; then, at every step, the contacts on the current mesh
     // (narrow bands of width ρ around bodies that have a neighbour, and around the wall).
@@ -98,7 +93,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let mut solver = ContactSolver::new(model, Box::new(LinkedCell::<2>::default()));
     let (mut force_frame, mut torque_frame) = (vec![Vector::<2>::zeros(); 3], vec![0.0; 3]);
-    solver.forces(&rigid, Some(&walls), &mut force_frame, &mut torque_frame)?;
+    solver.forces(&rigid, Some(&walls), 0.0, &mut force_frame, &mut torque_frame)?;
 
     for k in 0..3 {
         println!(

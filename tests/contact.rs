@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use tumble::body::{BodyGeometry, RigidBody};
 use tumble::broad::BruteForce;
-use tumble::contact::{closest_contact, Contact, ContactModel, ContactSolver, Law, Walls, WALL};
+use tumble::contact::{closest_contact, Contact, ContactModel, ContactParameters, ContactSolver, Law, Walls, WALL};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::axis_box;
 use tumble::shape::{Ball, Ellipsoid, Shape, Union};
@@ -23,12 +23,7 @@ fn disk(r: f64) -> Arc<BodyGeometry<2>> {
 }
 
 fn model(law: Law) -> ContactModel {
-    ContactModel {
-        law,
-        range: RHO,
-        stiffness: 1e-4,
-        wall_stiffness: 1e-4,
-    }
+    ContactModel::new(&ContactParameters::repulsive(law, RHO, 1e-4)).unwrap()
 }
 
 fn unit_box() -> Walls<2> {
@@ -128,7 +123,7 @@ fn forces_are_equal_and_opposite_and_torques_balance() {
         let mut solver = ContactSolver::new(model(law), Box::new(BruteForce::<2>::default()));
         let mut force = vec![Vector::<2>::zeros(); 2];
         let mut torque = vec![0.0; 2];
-        solver.forces(&bodies, None, &mut force, &mut torque).unwrap();
+        solver.forces(&bodies, None, 0.0, &mut force, &mut torque).unwrap();
         assert!(!solver.contacts.is_empty(), "{law:?}: the ellipses are within range");
         assert!(force[0].norm() > 0.0);
         assert!((force[0] + force[1]).norm() <= 1e-12 * force[0].norm(), "{law:?}");
@@ -167,7 +162,7 @@ fn ellipse_near_the_floor_torque_sign_and_magnitude() {
     let mut force = vec![Vector::<2>::zeros(); 1];
     let mut torque = vec![0.0; 1];
     solver
-        .forces(std::slice::from_ref(&body), Some(&walls), &mut force, &mut torque)
+        .forces(std::slice::from_ref(&body), Some(&walls), 0.0, &mut force, &mut torque)
         .unwrap();
     assert_eq!(solver.contacts.len(), 1);
     let c = solver.contacts[0];
@@ -210,7 +205,7 @@ fn tripole_on_the_floor_has_two_patches_and_no_net_torque() {
     let mut torque = vec![0.0; 1];
     let mut solver = ContactSolver::new(model(Law::Patches), Box::new(BruteForce::<2>::default()));
     solver
-        .forces(std::slice::from_ref(&body), Some(&walls), &mut force, &mut torque)
+        .forces(std::slice::from_ref(&body), Some(&walls), 0.0, &mut force, &mut torque)
         .unwrap();
     let contacts: Vec<Contact<2>> = solver.contacts.clone();
     assert_eq!(contacts.len(), 2, "{contacts:?}");
@@ -223,7 +218,7 @@ fn tripole_on_the_floor_has_two_patches_and_no_net_torque() {
     assert!(torque[0].abs() < 0.01 * one);
     let mut single = ContactSolver::new(model(Law::Glowinski), Box::new(BruteForce::<2>::default()));
     single
-        .forces(std::slice::from_ref(&body), Some(&walls), &mut force, &mut torque)
+        .forces(std::slice::from_ref(&body), Some(&walls), 0.0, &mut force, &mut torque)
         .unwrap();
     assert_eq!(single.contacts.len(), 1);
 }
@@ -260,7 +255,9 @@ fn results_do_not_depend_on_the_thread_count() {
                         ContactSolver::new(model(law), Box::new(tumble::broad::LinkedCell::<2>::default()));
                     let mut force = vec![Vector::<2>::zeros(); bodies.len()];
                     let mut torque = vec![0.0; bodies.len()];
-                    solver.forces(&bodies, Some(&walls), &mut force, &mut torque).unwrap();
+                    solver
+                        .forces(&bodies, Some(&walls), 0.0, &mut force, &mut torque)
+                        .unwrap();
                     (solver.contacts.clone(), force, torque)
                 })
         };

@@ -442,7 +442,7 @@ fn contact_damping_dissipates_without_moving_the_rest_state() {
         );
         let case = Case::parse(Path::new("drop.toml"), &text).unwrap();
         let mut sim = case.build::<2>().unwrap();
-        assert_eq!(sim.damping, damping);
+        assert_eq!(sim.contact.model.damping, damping);
         let (mut touched, mut rebound) = (false, 0.0f64);
         for _ in 0..6000 {
             sim.step(1e-4).unwrap();

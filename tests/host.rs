@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use tumble::body::{Angular, BodyGeometry, Dim, Kinematics, RigidBody};
 use tumble::broad::{BruteForce, LinkedCell};
-use tumble::contact::{accumulate, ContactModel, ContactSolver, HostContact, Law, Walls, WALL};
+use tumble::contact::{accumulate, ContactModel, ContactParameters, ContactSolver, HostContact, Law, Walls, WALL};
 use tumble::math::{Point, Vector};
 use tumble::mesh::generate::{ball, Sphere};
 use tumble::mesh::{MeshParts, SimplexMesh};
@@ -15,12 +15,7 @@ const RHO: f64 = 0.03;
 const R: f64 = 0.125;
 
 fn model() -> ContactModel {
-    ContactModel {
-        law: Law::Glowinski,
-        range: RHO,
-        stiffness: 1e-6,
-        wall_stiffness: 1e-6,
-    }
+    ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, RHO, 1e-6)).unwrap()
 }
 
 /// Disks `a` and `b` at gap `g` and a disk `c` at gap `gw` from the outer circle of radius 1 (the
@@ -73,7 +68,9 @@ fn host_mesh_contacts_agree_with_body_frame_contacts() {
     let walls = Walls::new(wall_mesh, &["wall"], R + 2.0 * RHO).unwrap();
     let mut frame = ContactSolver::new(model(), Box::new(BruteForce::<2>::default()));
     let (mut f_frame, mut t_frame) = (vec![Vector::<2>::zeros(); 3], vec![0.0; 3]);
-    frame.forces(&bodies, Some(&walls), &mut f_frame, &mut t_frame).unwrap();
+    frame
+        .forces(&bodies, Some(&walls), 0.0, &mut f_frame, &mut t_frame)
+        .unwrap();
 
     assert_eq!(host_contacts.len(), 2, "{host_contacts:?}");
     assert_eq!(frame.contacts.len(), 2);

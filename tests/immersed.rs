@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tumble::body::{BodyGeometry, Dim, Kinematics, RigidBody};
 use tumble::broad::LinkedCell;
 use tumble::case::{run_immersed, Case, Control, ImmersedSummary};
-use tumble::contact::{ContactModel, ContactSolver, Law, Walls};
+use tumble::contact::{ContactModel, ContactParameters, ContactSolver, Law, Walls};
 use tumble::fluid::{BoundaryConditions, Convection, FlowField, P2Space, Unsteady};
 use tumble::linalg::SpdMethod;
 use tumble::math::{Point, Vector};
@@ -80,12 +80,7 @@ fn contact<const D: usize>(range: f64) -> ContactSolver<D>
 where
     Dim<D>: Kinematics<D>,
 {
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range,
-        stiffness: 1e-4,
-        wall_stiffness: 1e-4,
-    };
+    let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, range, 1e-4)).unwrap();
     ContactSolver::new(model, Box::new(LinkedCell::<D>::default()))
 }
 

@@ -212,7 +212,11 @@ fn bad_worlds_and_bodies_are_refused() {
             tumble_world_new(2, square, [1, 2].as_ptr(), 2, &options, &mut world),
             TumbleStatus::InvalidArgument
         );
-        assert!(last().starts_with("options.range: is NaN"), "{}", last());
+        assert!(
+            last().starts_with("options.range: must be a positive number, got NaN"),
+            "{}",
+            last()
+        );
         options.range = 0.05;
         options.stiffness = 1e-4;
         assert_eq!(

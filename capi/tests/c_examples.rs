@@ -133,7 +133,7 @@ fn the_c_ellipse_on_the_floor_is_the_rust_case_bit_for_bit() {
                 sim.step(1e-4).unwrap();
             }
         }
-        sim.contact_forces().unwrap();
+        sim.contact_forces(0.0).unwrap();
         let b = &sim.bodies[0];
         let rust = [
             0.5 * k as f64,
@@ -213,7 +213,7 @@ fn an_installed_library_builds_a_program_through_pkg_config() {
 #[test]
 fn the_c_host_contact_example_gets_the_rust_forces_bit_for_bit() {
     use tumble::broad::sets::method;
-    use tumble::contact::{ContactModel, HostContact, Law};
+    use tumble::contact::{ContactModel, ContactParameters, HostContact, Law};
     use tumble::math::{Point, Vector};
     use tumble::mesh::generate::{ball, Sphere};
     let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".into());
@@ -233,12 +233,7 @@ fn the_c_host_contact_example_gets_the_rust_forces_bit_for_bit() {
         .collect();
     spheres.push(Sphere::new(Point::<2>::zeros(), 1.0, "wall"));
     let mesh = ball::<2>(&spheres, false, 0.01).unwrap();
-    let model = ContactModel {
-        law: Law::Glowinski,
-        range: 0.03,
-        stiffness: 1e-6,
-        wall_stiffness: 1e-6,
-    };
+    let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, 0.03, 1e-6)).unwrap();
     let mut host = HostContact::from_markers(model, &mesh, &[1, 2, 3], &[4], method::<2>("auto").unwrap()).unwrap();
     assert_eq!(host.contacts(&mesh, &centres).unwrap().len(), 2);
     let (mut force, mut torque) = (vec![Vector::<2>::zeros(); 3], vec![0.0; 3]);

@@ -130,7 +130,7 @@ def test_the_ellipse_on_the_floor_is_the_rust_run_bit_for_bit(tmp_path):
 
 
 def test_bad_worlds_and_bodies():
-    with pytest.raises(ValueError, match="range: is NaN"):
+    with pytest.raises(ValueError, match="range: must be a positive number, got NaN"):
         tumble.World(2, range=float("nan"), stiffness=1e-6)
     with pytest.raises(ValueError, match="the domain is a 2D mesh"):
         tumble.World(3, range=0.03, stiffness=1e-6, domain=disk(), wall_tags=[13])

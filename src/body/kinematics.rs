@@ -56,6 +56,11 @@ pub trait Kinematics<const D: usize> {
     fn torque(r: &Vector<D>, f: &Vector<D>) -> Self::Angular;
     /// `ω × r`: the velocity of a point at offset `r` due to the rotation.
     fn spin(w: &Self::Angular, r: &Vector<D>) -> Vector<D>;
+    /// The part of `w` that rolls on a plane of normal `n`: `w` in 2D, `w − (w·n) n` in 3D (the
+    /// twist about `n` taken out).
+    fn rolling(w: &Self::Angular, n: &Vector<D>) -> Self::Angular;
+    /// `|w|`.
+    fn magnitude(w: &Self::Angular) -> f64;
     /// The inertia of a region with second-moment tensor `s` (about its centroid) and density `rho`.
     fn inertia(s: &SMatrix<f64, D, D>, rho: f64) -> Self::Inertia;
     /// `J w` with `J` the unit-density inertia of second-moment tensor `s` (world frame): `tr S w`
@@ -112,6 +117,12 @@ impl Kinematics<2> for Dim<2> {
     }
     fn spin(w: &f64, r: &Vector<2>) -> Vector<2> {
         Vector::<2>::new(-w * r.y, w * r.x)
+    }
+    fn rolling(w: &f64, _n: &Vector<2>) -> f64 {
+        *w
+    }
+    fn magnitude(w: &f64) -> f64 {
+        w.abs()
     }
     fn inertia(s: &SMatrix<f64, 2, 2>, rho: f64) -> f64 {
         rho * s.trace()
@@ -175,6 +186,12 @@ impl Kinematics<3> for Dim<3> {
     }
     fn spin(w: &Vector3<f64>, r: &Vector<3>) -> Vector<3> {
         w.cross(r)
+    }
+    fn rolling(w: &Vector3<f64>, n: &Vector<3>) -> Vector3<f64> {
+        w - n * w.dot(n)
+    }
+    fn magnitude(w: &Vector3<f64>) -> f64 {
+        w.norm()
     }
     fn inertia(s: &Matrix3<f64>, rho: f64) -> Matrix3<f64> {
         (Matrix3::identity() * s.trace() - s) * rho

@@ -149,7 +149,8 @@ pub enum AngularSpec {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShapeSpec {
-    /// A disk (2D) or ball (3D).
+    /// A disk (2D) or ball (3D); `sphere` is another name for it.
+    #[serde(alias = "sphere")]
     Circle {
         /// Radius.
         radius: f64,
@@ -201,17 +202,26 @@ pub enum ShapeSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContactSpec {
-    /// `spec`, `glowinski` or `patches` (see [`crate::contact::Law`]); default `glowinski`.
+    /// `spec`, `glowinski`, `patches` or `collision` (see [`crate::contact::Law`]); default
+    /// `glowinski`.
     pub law: Option<String>,
-    /// `ρ`, the range of the force (length).
+    /// `ρ`, the range of a repulsive force (length); where the collision law's contact begins.
     pub range: f64,
-    /// `ε`, the body–body stiffness parameter (force ∝ 1/ε).
-    pub stiffness: f64,
+    /// `ε`, the body–body stiffness parameter of a repulsive law (force ∝ 1/ε).
+    pub stiffness: Option<f64>,
     /// `ε_W`, the body–wall stiffness parameter; default `stiffness`.
     pub wall_stiffness: Option<f64>,
-    /// `c`, the contacts' normal damping (force per unit approach speed, see
-    /// [`crate::sim::Simulation::damping`]); default 0.
+    /// `c`, a repulsive law's normal damping (force per unit approach speed, see
+    /// [`crate::contact::ContactModel::damping`]); default 0.
     pub damping: Option<f64>,
+    /// The collision law's restitution coefficient `e` in (0, 1].
+    pub restitution: Option<f64>,
+    /// The collision law's duration `t_c` (time).
+    pub duration: Option<f64>,
+    /// The collision law's friction coefficient `μ`; default 0.
+    pub friction: Option<f64>,
+    /// The collision law's rolling resistance coefficient `μ_r`; default 0.
+    pub rolling: Option<f64>,
     /// The spacing of the bodies' distance-field lattices (length); default `range / 4`, and at
     /// most a twentieth of the smallest body's radius.
     pub resolution: Option<f64>,

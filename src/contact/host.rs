@@ -64,7 +64,7 @@ pub enum HostError {
 ///
 /// ```
 /// use tumble::broad::BruteForce;
-/// use tumble::contact::{ContactModel, HostContact, Law, WALL};
+/// use tumble::contact::{ContactModel, ContactParameters, HostContact, Law, WALL};
 /// use tumble::math::{Point, Vector};
 /// use tumble::mesh::generate::{ball, Sphere};
 ///
@@ -72,7 +72,7 @@ pub enum HostError {
 /// // at size 0.01: the disk's facets are tagged 1 ("disk"), the circle's 2 ("wall").
 /// let centre = Point::<2>::new(0.0, -0.73);
 /// let mesh = ball::<2>(&[Sphere::new(centre, 0.25, "disk"), Sphere::new(Point::<2>::zeros(), 1.0, "wall")], false, 0.01)?;
-/// let model = ContactModel { law: Law::Glowinski, range: 0.03, stiffness: 1e-4, wall_stiffness: 1e-4 };
+/// let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, 0.03, 1e-4)).unwrap();
 /// let mut host = HostContact::from_markers(model, &mesh, &[1], &[2], Box::new(BruteForce::<2>::default()))?;
 /// let contacts = host.contacts(&mesh, &[centre])?;
 /// assert_eq!((contacts.len(), contacts[0].j), (1, WALL));
@@ -127,7 +127,8 @@ impl<const D: usize> HostContact<D> {
 
     /// Bodies marked by the facet tags `bodies` (one per body, as Gmsh's physical groups number
     /// them) and walls marked by the tags `walls`. A tag that marks no facet, or that two bodies
-    /// or a body and the walls share, is an error naming it.
+    /// or a body and the walls share, is an error naming it; so is the collision law, whose
+    /// force needs the bodies' masses and velocities, which a host mesh does not give.
     pub fn from_markers(
         model: ContactModel,
         mesh: &SimplexMesh<D>,
@@ -135,6 +136,13 @@ impl<const D: usize> HostContact<D> {
         walls: &[i32],
         broad: Box<dyn BroadPhase<D>>,
     ) -> Result<Self, HostError> {
+        if model.collision.is_some() {
+            return Err(HostError::Invalid(
+                "law: the collision law needs the bodies' masses and velocities, which a host mesh does not \
+                 give; use spec, glowinski or patches here"
+                    .into(),
+            ));
+        }
         let known = || {
             let mut tags: Vec<i32> = mesh.facet_markers().to_vec();
             tags.sort_unstable();

@@ -28,6 +28,12 @@ pub enum Law {
     /// (or wall), each at its own centre of pressure: a non-convex body resting on two lobes feels
     /// two forces, and no spurious torque.
     Patches,
+    /// The collision law: a spring and dashpot along the normal from a restitution coefficient
+    /// and a duration, with Coulomb friction and rolling resistance (see
+    /// [`super::collision`]); its force depends on the bodies' motion and each contact's memory,
+    /// so [`Law::force`] gives zero for it. One contact per patch, at its centre of pressure,
+    /// each with its own springs.
+    Collision,
 }
 
 /// How contacts are found between two bodies (or a body and the walls).
@@ -42,12 +48,16 @@ pub enum Detection {
 }
 
 impl Law {
+    /// The names of the laws, for messages.
+    pub const NAMES: &'static str = "spec, glowinski, patches, collision";
+
     /// The law called `name` in a case file.
     pub fn from_name(name: &str) -> Option<Law> {
         match name {
             "spec" => Some(Law::Spec),
             "glowinski" => Some(Law::Glowinski),
             "patches" => Some(Law::Patches),
+            "collision" => Some(Law::Collision),
             _ => None,
         }
     }
@@ -57,7 +67,7 @@ impl Law {
         match self {
             Law::Spec => Detection::ClosestPoints,
             Law::Glowinski => Detection::NearestPatch,
-            Law::Patches => Detection::AllPatches,
+            Law::Patches | Law::Collision => Detection::AllPatches,
         }
     }
 
@@ -67,6 +77,7 @@ impl Law {
             Law::Spec => "spec",
             Law::Glowinski => "glowinski",
             Law::Patches => "patches",
+            Law::Collision => "collision",
         }
     }
 
@@ -91,6 +102,7 @@ impl Law {
                     Vector::<D>::zeros()
                 }
             }
+            Law::Collision => Vector::<D>::zeros(),
             Law::Glowinski | Law::Patches => {
                 if gap > rho {
                     return Vector::<D>::zeros();
@@ -108,7 +120,7 @@ impl Law {
     pub fn application_points<const D: usize>(self, xi: &Point<D>, xj: &Point<D>) -> (Point<D>, Point<D>) {
         match self {
             Law::Spec => (*xi, *xj),
-            Law::Glowinski | Law::Patches => {
+            Law::Glowinski | Law::Patches | Law::Collision => {
                 let m = (xi + xj) * 0.5;
                 (m, m)
             }
@@ -116,9 +128,11 @@ impl Law {
     }
 
     /// `|dF/dd|` at contact (`d = 0`) for bodies of bounding radii summing to `lever`: the stiffness
-    /// that limits the explicit time step.
+    /// that limits the explicit time step (the collision law's depends on the masses:
+    /// [`super::ContactModel::stable_time_step`]; 0 here).
     pub fn stiffness(self, rho: f64, eps: f64, lever: f64) -> f64 {
         match self {
+            Law::Collision => 0.0,
             Law::Spec => rho * rho / eps,
             Law::Glowinski | Law::Patches => (2.0 * rho * lever + rho * rho) / eps,
         }

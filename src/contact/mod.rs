@@ -1,5 +1,6 @@
-//! Contact between rigid bodies and with the walls: detection from distance fields and the
-//! repulsive force laws of the specification (section 2 of the main seed) and of Glowinski.
+//! Contact between rigid bodies and with the walls: detection from distance fields, the
+//! repulsive force laws of the specification (section 2 of the main seed) and of Glowinski with
+//! their optional dashpot, and the collision law (restitution, friction, rolling resistance).
 //!
 //! One step of [`ContactSolver::forces`]:
 //! 1. bounding spheres `(G_i, R_i)` → broad phase with margin `ρ` → candidate pairs;
@@ -7,19 +8,27 @@
 //! 3. per candidate pair, in parallel: the gap and contact points from the body-frame fields
 //!    (module `gap`); per body near a wall: the same with the wall field (module `wall`);
 //! 4. per contact, the [`Law`]'s force `F` on `i` (and `−F` on `j`), with torques `(a − G) × F` about
-//!    each body's centre of mass at the law's application points `a`.
+//!    each body's centre of mass at the law's application points `a`: a repulsive law's from the
+//!    gap (and its dashpot's from the bodies' velocities, [`ContactModel::damping`]), the
+//!    collision law's from the gap, the velocities and each contact's springs
+//!    ([`collision`], whose [`Memory`] the solver keeps from step to step).
 //!
 //! Forces are summed serially in the order of the contacts, which does not depend on the number of
 //! threads, so neither do the results.
 
+pub mod collision;
+mod dashpot;
 mod gap;
 mod host;
 mod law;
+mod model;
 mod wall;
 
+pub use collision::{Collision, Memory};
 pub use gap::{closest_contact, patch_contacts, Scratch};
 pub use host::{HostContact, HostError};
 pub use law::{Detection, Law};
+pub use model::{ContactError, ContactModel, ContactParameters};
 pub use wall::Walls;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
@@ -48,38 +57,6 @@ pub struct Contact<const D: usize> {
     pub normal: Vector<D>,
 }
 
-/// The contact parameters of a simulation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ContactModel {
-    /// The force law.
-    pub law: Law,
-    /// `ρ`, the range of the force (the safety zone thickness).
-    pub range: f64,
-    /// `ε`, body–body stiffness parameter (force ∝ 1/ε).
-    pub stiffness: f64,
-    /// `ε_W`, body–wall stiffness parameter.
-    pub wall_stiffness: f64,
-}
-
-impl ContactModel {
-    /// The force of `c` on body `c.i` (out of range: zero).
-    pub fn force<const D: usize>(&self, c: &Contact<D>, radius_i: f64, radius_j: Option<f64>) -> Vector<D> {
-        let eps = if radius_j.is_some() {
-            self.stiffness
-        } else {
-            self.wall_stiffness
-        };
-        self.law.force(
-            c.gap,
-            &c.normal,
-            (&c.point_i, &c.point_j),
-            (radius_i, radius_j),
-            self.range,
-            eps,
-        )
-    }
-}
-
 /// Seconds spent in each phase of the contact computation, summed over steps.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactTimes {
@@ -92,7 +69,10 @@ pub struct ContactTimes {
 }
 
 /// Reusable state of the contact computation: the broad phase, buffers and per-body wall hints.
-pub struct ContactSolver<const D: usize> {
+pub struct ContactSolver<const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
     /// The parameters.
     pub model: ContactModel,
     broad: Box<dyn BroadPhase<D>>,
@@ -103,6 +83,10 @@ pub struct ContactSolver<const D: usize> {
     hints: Vec<u32>,
     /// The contacts found by the last call to [`forces`](Self::forces).
     pub contacts: Vec<Contact<D>>,
+    /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
+    /// buffer for the next.
+    memory: Vec<Memory<D>>,
+    next_memory: Vec<Memory<D>>,
     /// The first body whose centre of mass was outside the domain at the last call.
     pub outside: Option<u32>,
     /// Time spent, per phase.
@@ -124,6 +108,8 @@ where
             near_wall: Vec::new(),
             hints: Vec::new(),
             contacts: Vec::new(),
+            memory: Vec::new(),
+            next_memory: Vec::new(),
             outside: None,
             times: ContactTimes::default(),
         }
@@ -152,16 +138,47 @@ where
         self.hints.extend_from_slice(hints);
     }
 
+    /// The collision law's springs, one per contact of the last call, sorted by `(i, j)` (empty
+    /// for the other laws): with the walls' hints, what the next step's result depends on.
+    pub fn memory(&self) -> &[Memory<D>] {
+        &self.memory
+    }
+
+    /// Sets the springs ([`Self::memory`]), for a run continued from a checkpoint.
+    pub fn set_memory(&mut self, memory: Vec<Memory<D>>) {
+        self.memory = memory;
+        self.memory.sort_unstable_by_key(|m| (m.i, m.j));
+    }
+
+    /// Forgets body `k` (removed from the bodies): its wall hint and its contacts' springs; the
+    /// bodies after it move down by one.
+    pub fn remove_body(&mut self, k: usize) {
+        if k < self.hints.len() {
+            self.hints.remove(k);
+        }
+        let k = k as u32;
+        self.memory.retain(|m| m.i != k && m.j != k);
+        for m in &mut self.memory {
+            m.i -= u32::from(m.i > k);
+            if m.j != WALL {
+                m.j -= u32::from(m.j > k);
+            }
+        }
+    }
+
     /// Finds the contacts of `bodies` (and with `walls`) and writes each body's contact force and
-    /// torque into `force` and `torque` (overwritten).
+    /// torque into `force` and `torque` (overwritten). `dt` is the step the forces will be held
+    /// over: the collision law's springs stretch by the contacts' sliding and rolling over it (0:
+    /// forces looked at without a step).
     pub fn forces(
         &mut self,
         bodies: &[RigidBody<D>],
         walls: Option<&Walls<D>>,
+        dt: f64,
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
-        let cut = self.model.range;
+        let cut = self.model.reach();
         let detection = self.model.law.detection();
         let start = Instant::now();
         self.pairs.clear();
@@ -236,10 +253,28 @@ where
         let t2 = Instant::now();
         self.times.distance += (t2 - t1).as_secs_f64();
 
-        self.centres.clear();
-        self.centres
-            .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
-        accumulate(&self.model, &self.contacts, &self.centres, force, torque);
+        match &self.model.collision {
+            Some(law) => collision::collide(
+                law,
+                self.model.range,
+                &self.contacts,
+                bodies,
+                dt,
+                &mut self.memory,
+                &mut self.next_memory,
+                force,
+                torque,
+            ),
+            None => {
+                self.centres.clear();
+                self.centres
+                    .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
+                accumulate(&self.model, &self.contacts, &self.centres, force, torque);
+                if self.model.damping > 0.0 {
+                    dashpot::add_damping(&self.model, &self.contacts, bodies, force, torque);
+                }
+            }
+        }
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
     }
@@ -260,7 +295,8 @@ fn concatenate<T>(mut a: Vec<T>, mut b: Vec<T>) -> Vec<T> {
     a
 }
 
-/// The force and torque of every contact on its bodies, summed in the order of `contacts`:
+/// The force and torque of every contact of a repulsive law on its bodies (its dashpot aside),
+/// summed in the order of `contacts`:
 /// `F` on `i` and `−F` on `j` (see [`ContactModel::force`]), with torques about the centres of mass
 /// at the law's application points. `bodies[k]` is body `k`'s centre of mass and bounding radius;
 /// `force` and `torque` are overwritten.

@@ -204,7 +204,7 @@ impl<const D: usize> Walls<D> {
     ) where
         Dim<D>: Kinematics<D>,
     {
-        let (cut, detection) = (model.range, model.law.detection());
+        let (cut, detection) = (model.reach(), model.law.detection());
         let surface = &body.geometry.surface;
         let patches = detection != Detection::ClosestPoints;
         let first = out.len();

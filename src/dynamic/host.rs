@@ -103,7 +103,13 @@ impl HostContact {
                 ));
             }
         }
-        let model = contact_model(options.law, options.range, options.stiffness, options.wall_stiffness)?;
+        let model = contact_model(
+            options.law,
+            options.range,
+            options.stiffness,
+            options.wall_stiffness,
+            0.0,
+        )?;
         let invalid = |e: contact::HostError| match e {
             contact::HostError::Invalid(message) => Error::argument("body_tags", message),
             e => Error::failed(e),

@@ -3,7 +3,7 @@
 //! argument.
 
 use super::error::Error;
-use crate::contact::{ContactModel, Law};
+use crate::contact::{ContactModel, ContactParameters, Law};
 
 /// Runs `work` on `pool`'s threads, or on the global pool's.
 pub(super) fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
@@ -38,23 +38,19 @@ pub(super) fn positive(name: &str, x: f64) -> Result<f64, Error> {
     }
 }
 
-/// The contact parameters, checked: `range`, `stiffness` and `wall_stiffness` (`None`:
-/// `stiffness`) positive.
+/// The contact parameters, checked ([`ContactModel::new`]), with errors naming the argument; a
+/// damping of 0 is none given.
 pub(super) fn contact_model(
     law: Law,
     range: f64,
     stiffness: f64,
     wall_stiffness: Option<f64>,
+    damping: f64,
 ) -> Result<ContactModel, Error> {
-    let range = positive("range", range)?;
-    let stiffness = positive("stiffness", stiffness)?;
-    Ok(ContactModel {
-        law,
-        range,
-        stiffness,
-        wall_stiffness: match wall_stiffness {
-            Some(x) => positive("wall_stiffness", x)?,
-            None => stiffness,
-        },
+    ContactModel::new(&ContactParameters {
+        wall_stiffness,
+        damping: (damping != 0.0).then_some(damping),
+        ..ContactParameters::repulsive(law, range, stiffness)
     })
+    .map_err(|e| Error::argument(e.field, e.message))
 }

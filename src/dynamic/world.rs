@@ -387,7 +387,7 @@ impl World {
     pub fn contact_forces(&mut self) -> Result<(Vec<f64>, Vec<f64>), Error> {
         on_pool!(self, w, D => {
             w.ready()?;
-            w.sim.contact_forces().map_err(Error::failed)?;
+            w.sim.contact_forces(0.0).map_err(Error::failed)?;
             let forces = w.sim.force.iter().flat_map(|f| f.iter().copied()).collect();
             let torques = w
                 .sim
@@ -499,7 +499,13 @@ where
                 Err(Error::argument(name, format!("is {x}, expected a number ≥ 0")))
             }
         };
-        let model = contact_model(options.law, options.range, options.stiffness, options.wall_stiffness)?;
+        let model = contact_model(
+            options.law,
+            options.range,
+            options.stiffness,
+            options.wall_stiffness,
+            options.damping,
+        )?;
         length("gravity", &options.gravity, D)?;
         finite("gravity", &options.gravity)?;
         let drag = Drag {
@@ -510,14 +516,13 @@ where
             positive("lattice_step", h)?;
         }
         let broad = method::<D>("auto").expect("the automatic broad phase exists");
-        let mut sim = Simulation::new(
+        let sim = Simulation::new(
             Vec::new(),
             None,
             Vector::<D>::from_column_slice(&options.gravity),
             drag,
             ContactSolver::new(model, broad),
         );
-        sim.damping = non_negative("damping", options.damping)?;
         Ok(Typed {
             sim,
             domain,

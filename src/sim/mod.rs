@@ -27,7 +27,7 @@ pub use crate::fluid::{Solvers, Unsteady, UnsteadyState};
 pub use frame::{Following, FrameMotion};
 pub use grid::PointGrid;
 pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
-pub use state::{BodyState, ExitState, SimulationState, StateError};
+pub use state::{BodyState, ExitState, SimulationState, SpringState, StateError};
 
 use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};
 use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
@@ -119,12 +119,6 @@ where
     pub drag: Drag,
     /// The contact computation.
     pub contact: ContactSolver<D>,
-    /// Normal damping of the contacts, `c` (force per unit approach speed; default 0, the
-    /// specification's conservative force): every contact within range adds the dashpot
-    /// `−c ((v_i − v_j)·n) n` at its application points (`v` the bodies' velocities there, zero
-    /// for a wall). It stands in for the dissipation of the lubrication film between a body and
-    /// a wall or another body, which a fluid mesh coarser than the film cannot resolve.
-    pub damping: f64,
     /// The contact force on each body at the last step.
     pub force: Vec<Vector<D>>,
     /// The contact torque on each body at the last step.
@@ -162,7 +156,6 @@ where
             gravity,
             drag,
             contact,
-            damping: 0.0,
             force: vec![Vector::<D>::zeros(); n],
             torque: vec![<Dim<D> as Kinematics<D>>::zero(); n],
             time: 0.0,
@@ -217,12 +210,11 @@ where
                 velocity,
             });
         }
-        let hints = self.contact.hints_mut();
         for &(k, _) in crossed.iter().rev() {
             self.bodies.remove(k);
             self.force.remove(k);
             self.torque.remove(k);
-            hints.remove(k);
+            self.contact.remove_body(k);
         }
         crossed.into_iter().map(|(k, _)| k).collect()
     }
@@ -302,9 +294,9 @@ where
         Ok(())
     }
 
-    /// The largest stable time step of the contact springs: `min_i 2 √(m_i / k_i)` with `k_i` the
-    /// law's stiffness at contact for body `i` against a wall or (with half its mass) against a
-    /// body of its own size, and `m_i` the mass a contact point moves with:
+    /// The largest stable time step of the contact: the least over the bodies of
+    /// [`ContactModel::stable_time_step`](crate::contact::ContactModel::stable_time_step) with
+    /// `m_i` the mass a contact point moves with:
     /// `1/m_i = 1/m + ℓ²/J_min`, the turn about the least principal moment `J_min` adding to the
     /// translation. `ℓ² = R² − r²` bounds the squared lever of a force along the boundary's normal
     /// (`R` the farthest boundary point from `G`, `r` the distance field's value at `G`: a convex body's support plane
@@ -319,18 +311,12 @@ where
 
     /// The stable time step of [`Self::stable_time_step`] for the body `b` alone.
     pub fn stable_time_step_of(&self, b: &RigidBody<D>) -> f64 {
-        let m = &self.contact.model;
         let g = &b.geometry;
-        let lever = 2.0 * g.radius;
         let nearest = g.field.value(&Vector::<D>::zeros()).abs().min(g.radius);
         let turn = (g.radius * g.radius - nearest * nearest).max(0.0)
             / (b.density * <Dim<D> as Kinematics<D>>::least_inertia(&g.moments.second));
-        let mass = 1.0 / (1.0 / b.mass + turn);
-        let wall = m.law.stiffness(m.range, m.wall_stiffness, lever);
-        let pair = 2.0 * m.law.stiffness(m.range, m.stiffness, lever);
-        let spring = 2.0 * (mass / wall.max(pair)).sqrt();
-        // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
-        spring.min(mass / self.damping.max(f64::MIN_POSITIVE))
+        let moved = 1.0 / (1.0 / b.mass + turn);
+        self.contact.model.stable_time_step(b.mass, moved, g.radius)
     }
 
     /// The body sub-steps per fluid step of length `dt` ([`substeps_for`]) that suit these
@@ -370,29 +356,11 @@ where
     }
 
     /// The contact force and torque on every body now, into [`Self::force`] and
-    /// [`Self::torque`]; an error if a body's centre has left the domain.
-    pub fn contact_forces(&mut self) -> Result<(), SimError> {
+    /// [`Self::torque`], to be held over a step `dt` (0: looked at without a step; see
+    /// [`ContactSolver::forces`]); an error if a body's centre has left the domain.
+    pub fn contact_forces(&mut self, dt: f64) -> Result<(), SimError> {
         self.contact
-            .forces(&self.bodies, self.walls.as_ref(), &mut self.force, &mut self.torque)?;
-        if self.damping > 0.0 {
-            let model = &self.contact.model;
-            for c in self.contact.contacts.iter().filter(|c| c.gap <= model.range) {
-                let (ai, aj) = model.law.application_points(&c.point_i, &c.point_j);
-                let bi = &self.bodies[c.i as usize];
-                let vj = match c.j {
-                    WALL => Vector::<D>::zeros(),
-                    j => self.bodies[j as usize].point_velocity(&aj),
-                };
-                let f = c.normal * (-self.damping * (bi.point_velocity(&ai) - vj).dot(&c.normal));
-                self.force[c.i as usize] += f;
-                self.torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - bi.position), &f);
-                if c.j != WALL {
-                    let bj = &self.bodies[c.j as usize];
-                    self.force[c.j as usize] -= f;
-                    self.torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - bj.position), &(-f));
-                }
-            }
-        }
+            .forces(&self.bodies, self.walls.as_ref(), dt, &mut self.force, &mut self.torque)?;
         if let Some(k) = self.contact.outside {
             let b = &self.bodies[k as usize];
             return Err(SimError::Outside {
@@ -426,7 +394,7 @@ where
 
     /// Advances all bodies by `dt`.
     pub fn step(&mut self, dt: f64) -> Result<(), SimError> {
-        self.contact_forces()?;
+        self.contact_forces(dt)?;
         let start = Instant::now();
         let (g, drag) = (self.gravity, self.drag);
         self.bodies

@@ -5,14 +5,14 @@
 //!
 //! Only what the next steps read is saved: the bodies' motion (rotations as stored, not
 //! renormalised), the step counter and time, the last contact forces (written in the next output
-//! rows) and the walls' point-location hints (a query that starts in another cell may end in a
+//! rows), the collision law's springs of each contact and the walls' point-location hints (a query that starts in another cell may end in a
 //! neighbouring cell for a point on their common facet, and interpolate there to the last bit
 //! differently). Everything built from the case (geometries, distance fields, matrices and their
 //! factors) is rebuilt from the case file, not saved.
 
 use super::{Exit, Simulation};
 use crate::body::{Dim, Kinematics, RigidBody};
-use crate::contact::ContactTimes;
+use crate::contact::{ContactTimes, Memory, WALL};
 use crate::math::{flatten, unflatten_into, Vector};
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +46,21 @@ pub struct ExitState {
     pub velocity: Vec<f64>,
 }
 
+/// The springs of one contact of the collision law ([`crate::contact::Memory`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpringState {
+    /// The body (its index among the bodies present).
+    pub i: u32,
+    /// The other body, or `u32::MAX` for a wall.
+    pub j: u32,
+    /// The contact point on `i` in `i`'s frame.
+    pub anchor: Vec<f64>,
+    /// The tangential spring's stretch.
+    pub slip: Vec<f64>,
+    /// The rolling spring's angle.
+    pub roll: Vec<f64>,
+}
+
 /// The state of a [`Simulation`] (bodies, walls and contact) between two steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SimulationState {
@@ -69,6 +84,9 @@ pub struct SimulationState {
     pub torque: Vec<f64>,
     /// The walls' point-location hints ([`crate::contact::ContactSolver::wall_hints`]).
     pub wall_hints: Vec<u32>,
+    /// The collision law's springs ([`crate::contact::ContactSolver::memory`]).
+    #[serde(default)]
+    pub springs: Vec<SpringState>,
     /// Seconds spent integrating.
     pub integration_seconds: f64,
     /// Seconds spent in contact, per phase.
@@ -120,6 +138,18 @@ where
                 .flat_map(<Dim<D> as Kinematics<D>>::angular_components)
                 .collect(),
             wall_hints: self.contact.wall_hints().to_vec(),
+            springs: self
+                .contact
+                .memory()
+                .iter()
+                .map(|m| SpringState {
+                    i: m.i,
+                    j: m.j,
+                    anchor: m.anchor.as_slice().to_vec(),
+                    slip: m.slip.as_slice().to_vec(),
+                    roll: <Dim<D> as Kinematics<D>>::angular_components(&m.roll),
+                })
+                .collect(),
             integration_seconds: self.integration_seconds,
             contact_seconds: self.contact.times,
         }
@@ -196,6 +226,33 @@ where
                 state.wall_hints.len()
             )));
         }
+        let mut springs = Vec::with_capacity(state.springs.len());
+        for m in &state.springs {
+            let roll = <Dim<D> as Kinematics<D>>::angular_from(&m.roll);
+            match roll {
+                Some(roll)
+                    if m.anchor.len() == D
+                        && m.slip.len() == D
+                        && (m.i as usize) < n
+                        && (m.j == WALL || (m.j as usize) < n) =>
+                {
+                    springs.push(Memory {
+                        i: m.i,
+                        j: m.j,
+                        anchor: Vector::<D>::from_column_slice(&m.anchor),
+                        slip: Vector::<D>::from_column_slice(&m.slip),
+                        roll,
+                    })
+                }
+                _ => {
+                    return Err(StateError(format!(
+                        "the springs of the contact of bodies {} and {} have components of the wrong count or \
+                         name a body beyond the {n} present",
+                        m.i, m.j
+                    )))
+                }
+            }
+        }
         let mut exits = Vec::with_capacity(state.exits.len());
         for e in &state.exits {
             if e.position.len() != D || e.velocity.len() != D {
@@ -226,6 +283,7 @@ where
         self.force = force;
         self.torque = torque;
         self.contact.set_wall_hints(&state.wall_hints);
+        self.contact.set_memory(springs);
         self.time = state.time;
         self.steps = state.steps;
         self.integration_seconds = state.integration_seconds;

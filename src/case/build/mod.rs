@@ -23,7 +23,7 @@ use super::schema::BodySpec;
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::broad::sets::method;
-use crate::contact::{ContactModel, ContactSolver, Law};
+use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law};
 use crate::math::Vector;
 use crate::sim::{Drag, Following, Simulation};
 
@@ -105,16 +105,22 @@ impl Case {
         let law = Law::from_name(law_name).ok_or_else(|| {
             self.invalid(
                 "contact.law",
-                format!("unknown law '{law_name}'; expected one of spec, glowinski, patches"),
+                format!("unknown law '{law_name}'; expected one of {}", Law::NAMES),
             )
         })?;
-        let range = self.positive("contact.range", c.range)?;
-        let model = ContactModel {
+        let model = ContactModel::new(&ContactParameters {
             law,
-            range,
-            stiffness: self.positive("contact.stiffness", c.stiffness)?,
-            wall_stiffness: self.positive("contact.wall_stiffness", c.wall_stiffness.unwrap_or(c.stiffness))?,
-        };
+            range: c.range,
+            stiffness: c.stiffness,
+            wall_stiffness: c.wall_stiffness,
+            damping: c.damping,
+            restitution: c.restitution,
+            duration: c.duration,
+            friction: c.friction,
+            rolling: c.rolling,
+        })
+        .map_err(|e| self.invalid(format!("contact.{}", e.field), e.message))?;
+        let range = model.range;
         let broad_name = c.broad_phase.as_deref().unwrap_or("auto");
         let broad = method::<D>(broad_name).ok_or_else(|| {
             self.invalid(
@@ -180,13 +186,7 @@ impl Case {
             }
             None => None,
         };
-        let mut sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
-        sim.damping = match c.damping {
-            Some(x) if !(x.is_finite() && x >= 0.0) => {
-                return Err(self.invalid("contact.damping", format!("must be a number ≥ 0, got {x}")))
-            }
-            x => x.unwrap_or(0.0),
-        };
+        let sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
         sim.check_start().map_err(|cause| self.sim_error(cause))?;
         Ok((sim, inflows))
     }

@@ -333,7 +333,7 @@ where
         // start to stand for it (a tripole hitting the floor went through it), and stays explicit.
         let implicit_contact = *substeps == 1;
         if implicit_contact {
-            bodies.contact_forces()?;
+            bodies.contact_forces(dt)?;
         }
         let n = bodies.bodies.len();
         loads.resize(

@@ -64,7 +64,7 @@ where
     for _ in 0..substeps {
         // With one sub-step its contact is the step's start's, computed and loaded already.
         if substeps > 1 {
-            sim.contact_forces()?;
+            sim.contact_forces(delta)?;
         }
         sim.bodies
             .par_iter_mut()

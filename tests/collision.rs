@@ -1,0 +1,331 @@
+//! The collision law (`law = "collision"`) against the closed forms of a dry collision: the
+//! restitution and the duration it is given, a ball rolling without slipping down an incline or
+//! sliding above the friction angle, Newton's third law with friction, and the memory of the
+//! contacts' springs carried through a checkpoint.
+
+use std::path::Path;
+use tumble::case::Case;
+use tumble::sim::Simulation;
+
+/// A case of dimension `dim` with one ball of radius `r` (density 7.8) at `position` moving at
+/// `velocity`, in a box of side 2 (its floor at 0), the collision law with `contact` (TOML
+/// lines), and `gravity`.
+fn ball_case(dim: usize, r: f64, position: &[f64], velocity: &[f64], gravity: &[f64], contact: &str) -> String {
+    let list = |v: &[f64]| {
+        format!(
+            "[{}]",
+            v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")
+        )
+    };
+    let (shape, corner, h, lattice) = if dim == 2 {
+        ("circle", "[2.0, 2.0]", 0.05, 0.001)
+    } else {
+        ("sphere", "[2.0, 2.0, 2.0]", 0.25, 0.004)
+    };
+    format!(
+        "dimension = {dim}\ngravity = {}\n[domain]\nbox = [{}, {corner}]\nh = {h}\n\
+         [[bodies]]\nname = \"ball\"\nshape = {{ type = \"{shape}\", radius = {r} }}\ndensity = 7.8\n\
+         position = {}\nvelocity = {}\n[contact]\nlaw = \"collision\"\nresolution = {lattice}\n{contact}\n[time]\nstep = 1e-4\nend = 1.0\n",
+        list(gravity),
+        list(&vec![0.0; dim]),
+        list(position),
+        list(velocity),
+    )
+}
+
+/// Builds the case `text`.
+fn build<const D: usize>(text: &str) -> Simulation<D>
+where
+    tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+{
+    Case::parse(Path::new("collision.toml"), text)
+        .unwrap()
+        .build::<D>()
+        .unwrap()
+}
+
+/// A ball thrown at `speed` straight down onto the floor without gravity, stepped at `steps` per
+/// collision: the ratio of its normal speeds after and before, and how long the contact force
+/// acted.
+fn bounce<const D: usize>(e: f64, duration: f64, speed: f64, steps: f64, phase: f64) -> (f64, f64)
+where
+    tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+{
+    let (r, range) = (0.1, 0.005);
+    let mut position = vec![1.0; D];
+    position[1] = r + range + (3.0 + phase) * speed * duration / steps;
+    let mut velocity = vec![0.0; D];
+    velocity[1] = -speed;
+    let contact = format!("range = {range}\nrestitution = {e}\nduration = {duration}");
+    let mut sim = build::<D>(&ball_case(D, r, &position, &velocity, &vec![0.0; D], &contact));
+    let dt = duration / steps;
+    let (mut pressed, mut left) = (0usize, false);
+    while !left {
+        sim.step(dt).unwrap();
+        if sim.force[0].norm() > 0.0 {
+            pressed += 1;
+        } else if pressed > 0 {
+            left = true;
+        }
+        assert!(
+            sim.time < 10.0 * duration + 2.0 * range / speed,
+            "the ball never left the floor"
+        );
+    }
+    (sim.bodies[0].velocity[1] / speed, pressed as f64 * dt)
+}
+
+/// The prescribed restitution within 1 % for e = 0.5, 0.9 and 0.97 at impact speeds 0.01, 0.1 and
+/// 1 (the duration does not depend on it; each speed starts the contact at another point of a
+/// step), in 2D and 3D, at the law's own step (`t_c / 20`); the duration within 5 % (measured at
+/// 100 steps per collision, where a step is 1 %).
+#[test]
+fn a_ball_dropped_on_a_plate_rebounds_with_the_prescribed_restitution_over_the_prescribed_duration() {
+    let duration = 1e-3;
+    for e in [0.5, 0.9, 0.97] {
+        for (speed, phase) in [(0.01, 0.0), (0.1, 0.5), (1.0, 0.8)] {
+            let steps = tumble::contact::collision::STEPS_PER_COLLISION;
+            for (dim, (got, _)) in [
+                (2, bounce::<2>(e, duration, speed, steps, phase)),
+                (3, bounce::<3>(e, duration, speed, steps, phase)),
+            ] {
+                println!(
+                    "{dim}D e = {e}, U = {speed}: rebound {got:.5} ({:+.3} %)",
+                    100.0 * (got / e - 1.0)
+                );
+                assert!((got / e - 1.0).abs() < 0.01, "{dim}D e = {e}, U = {speed}: {got}");
+            }
+            let (_, lasted) = bounce::<2>(e, duration, speed, 100.0, phase);
+            println!("  duration {lasted:.3e} ({:+.2} %)", 100.0 * (lasted / duration - 1.0));
+            assert!((lasted / duration - 1.0).abs() < 0.05);
+        }
+    }
+}
+
+/// A body of `shape` (TOML) at rest on the floor of a box tilted by `theta` (gravity turned),
+/// friction `mu`: its acceleration along the incline, from its speed between t = 0.1 and 0.3 (the springs' start
+/// damped out, e = 0.2).
+/// The collision lasts 30 ms, so that the resting overlap `g t_c² / π²` (0.9 mm) is ten times the
+/// gap's ripple as a rolling ball's sampled surface turns under it (about `s² / 8R` for surface
+/// nodes `s` apart; 0.085 mm here): with 1 ms (an overlap of 1 µm) the ball chattered on the
+/// ripple, touching in a third of its steps, and its friction was 4 % too strong.
+fn down_incline<const D: usize>(shape: &str, height: f64, theta: f64, mu: f64) -> f64
+where
+    tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+{
+    let (g, range, duration) = (9.81, 0.005, 0.03);
+    let mut gravity = vec![0.0; D];
+    (gravity[0], gravity[1]) = (g * theta.sin(), -g * theta.cos());
+    let mut position = vec![1.0; D];
+    (position[0], position[1]) = (0.3, height + range);
+    let contact = format!("range = {range}\nrestitution = 0.2\nduration = {duration}\nfriction = {mu}");
+    let text = ball_case(D, 0.1, &position, &vec![0.0; D], &gravity, &contact).replace(
+        &format!(
+            "shape = {{ type = \"{}\", radius = 0.1 }}",
+            if D == 2 { "circle" } else { "sphere" }
+        ),
+        &format!("shape = {shape}"),
+    );
+    let mut sim = build::<D>(&text);
+    let dt = sim.stable_time_step();
+    // The law's step, t_c/20, less for a body whose contact points turn it (a brick).
+    assert!(dt <= duration / 20.0, "{dt}");
+    let speed_at = |sim: &mut Simulation<D>, t: f64| {
+        while sim.time < t - 0.5 * dt {
+            sim.step(dt).unwrap();
+        }
+        sim.bodies[0].velocity[0]
+    };
+    let v1 = speed_at(&mut sim, 0.1);
+    let v2 = speed_at(&mut sim, 0.3);
+    (v2 - v1) / 0.2
+}
+
+/// A disk and a ball roll without slipping down an incline below the friction angle's limit
+/// (`tan θ < 3μ` for a disk, `7μ/2` for a ball), at `2/3 g sin θ` and `5/7 g sin θ`, and slide
+/// above it at `g (sin θ − μ cos θ)`, within 1 %.
+#[test]
+fn balls_roll_without_slipping_below_the_friction_limit_and_slide_above_it() {
+    let (g, mu) = (9.81, 0.3);
+    let deg = |d: f64| d.to_radians();
+    let check = |what: &str, got: f64, want: f64| {
+        println!(
+            "{what}: acceleration {got:.5}, closed form {want:.5} ({:+.3} %)",
+            100.0 * (got / want - 1.0)
+        );
+        assert!((got / want - 1.0).abs() < 0.01, "{what}");
+    };
+    let disk = "{ type = \"circle\", radius = 0.1 }";
+    let t = deg(20.0);
+    check(
+        "disk rolling, 20°",
+        down_incline::<2>(disk, 0.1, t, mu),
+        2.0 / 3.0 * g * t.sin(),
+    );
+    check(
+        "ball rolling, 20°",
+        down_incline::<3>(disk, 0.1, t, mu),
+        5.0 / 7.0 * g * t.sin(),
+    );
+    let t = deg(50.0);
+    assert!(t.tan() > 3.0 * mu);
+    check(
+        "disk sliding, 50°",
+        down_incline::<2>(disk, 0.1, t, mu),
+        g * (t.sin() - mu * t.cos()),
+    );
+    let t = deg(60.0);
+    assert!(t.tan() > 3.5 * mu);
+    check(
+        "ball sliding, 60°",
+        down_incline::<3>(disk, 0.1, t, mu),
+        g * (t.sin() - mu * t.cos()),
+    );
+}
+
+/// Two spinning disks collide obliquely with friction and rolling resistance: the pair's
+/// momentum and angular momentum (about the origin, spins included) are kept to round-off, as
+/// the forces act on both at one point and the rolling torques are opposite; the kinetic energy
+/// falls.
+#[test]
+fn an_oblique_collision_with_friction_keeps_momentum_and_angular_momentum() {
+    let text = ball_case(2, 0.1, &[0.7, 1.0], &[3.0, 0.4], &[0.0, 0.0], "range = 0.005\nrestitution = 0.7\nduration = 1e-3\nfriction = 0.4\nrolling = 0.05")
+        .replace("[contact]", "angular_velocity = 20.0\n[[bodies]]\nname = \"other\"\nshape = { type = \"circle\", radius = 0.08 }\ndensity = 2.5\nposition = [1.0, 1.09]\nvelocity = [-1.0, 0.0]\nangular_velocity = -5.0\n[contact]");
+    let mut sim = build::<2>(&text);
+    let momentum = |s: &Simulation<2>| {
+        s.bodies
+            .iter()
+            .map(|b| b.velocity * b.mass)
+            .sum::<tumble::math::Vector<2>>()
+    };
+    let angular = |s: &Simulation<2>| {
+        s.bodies
+            .iter()
+            .map(|b| {
+                b.mass * (b.position.x * b.velocity.y - b.position.y * b.velocity.x) + b.inertia * b.angular_velocity
+            })
+            .sum::<f64>()
+    };
+    let energy = |s: &Simulation<2>| s.bodies.iter().map(|b| b.kinetic_energy()).sum::<f64>();
+    let (p0, l0, e0) = (momentum(&sim), angular(&sim), energy(&sim));
+    let dt = sim.stable_time_step();
+    let mut touched = 0;
+    while sim.time < 0.1 {
+        sim.step(dt).unwrap();
+        touched += usize::from(sim.force[0].norm() > 0.0);
+    }
+    let (p1, l1, e1) = (momentum(&sim), angular(&sim), energy(&sim));
+    println!("{touched} steps in contact; momentum {p0:?} → {p1:?}, angular momentum {l0:.12} → {l1:.12}, energy {e0:.5} → {e1:.5}");
+    assert!(touched >= 15, "they collided");
+    assert!((p1 - p0).norm() < 1e-12 * p0.norm());
+    assert!((l1 - l0).abs() < 1e-12 * l0.abs().max(p0.norm()));
+    assert!(e1 < 0.9 * e0);
+    assert!(
+        sim.contact.memory().is_empty(),
+        "the contact has ended and its springs are gone"
+    );
+}
+
+/// A run continued from a checkpoint taken while a ball rolls (its contact's springs stretched)
+/// repeats the uninterrupted run bit for bit.
+#[test]
+fn the_springs_go_through_a_checkpoint() {
+    let (g, theta) = (9.81f64, 20f64.to_radians());
+    let text = ball_case(
+        2,
+        0.1,
+        &[0.3, 0.105],
+        &[0.0; 2],
+        &[g * theta.sin(), -g * theta.cos()],
+        "range = 0.005\nrestitution = 0.5\nduration = 0.01\nfriction = 0.3\nrolling = 0.01",
+    );
+    let (mut whole, mut first) = (build::<2>(&text), build::<2>(&text));
+    let dt = whole.stable_time_step();
+    for _ in 0..300 {
+        whole.step(dt).unwrap();
+    }
+    for _ in 0..150 {
+        first.step(dt).unwrap();
+    }
+    let saved = first.state();
+    assert_eq!(saved.springs.len(), 1);
+    assert!(saved.springs[0].slip.iter().any(|&x| x != 0.0));
+    let mut second = build::<2>(&text);
+    second.restore(&saved).unwrap();
+    for _ in 0..150 {
+        second.step(dt).unwrap();
+    }
+    let (a, b) = (&whole.bodies[0], &second.bodies[0]);
+    assert_eq!(
+        (a.position, a.velocity, a.rotation, a.angular_velocity),
+        (b.position, b.velocity, b.rotation, b.angular_velocity)
+    );
+}
+
+/// The collision law's keys are checked with the law: errors name the key and say what is
+/// expected.
+#[test]
+fn collision_keys_that_do_not_fit_the_law_are_named() {
+    let error = |contact: &str| {
+        let text = ball_case(2, 0.1, &[1.0, 1.0], &[0.0; 2], &[0.0; 2], contact);
+        match Case::parse(Path::new("bad.toml"), &text).and_then(|c| c.build::<2>().map(|_| ())) {
+            Err(e) => e.to_string(),
+            Ok(()) => panic!("accepted: {contact}"),
+        }
+    };
+    for (contact, expected) in [
+        (
+            "range = 0.005\nduration = 1e-3",
+            "`contact.restitution`: is missing: the collision law needs it",
+        ),
+        ("range = 0.005\nrestitution = 0.5", "`contact.duration`: is missing"),
+        (
+            "range = 0.005\nrestitution = 1.5\nduration = 1e-3",
+            "`contact.restitution`: must be a number in (0, 1], got 1.5",
+        ),
+        (
+            "range = 0.005\nrestitution = 0\nduration = 1e-3",
+            "`contact.restitution`: must be a number in (0, 1], got 0",
+        ),
+        (
+            "range = 0.005\nrestitution = 0.5\nduration = -1",
+            "`contact.duration`: must be a positive number, got -1",
+        ),
+        (
+            "range = 0.005\nrestitution = 0.5\nduration = 1e-3\nfriction = -0.1",
+            "`contact.friction`: must be a number ≥ 0",
+        ),
+        (
+            "range = 0.005\nrestitution = 0.5\nduration = 1e-3\nstiffness = 1e-6",
+            "`contact.stiffness`: is not a parameter of the collision law",
+        ),
+        (
+            "range = 0.005\nrestitution = 0.5\nduration = 1e-3\ndamping = 1",
+            "`contact.damping`: is not a parameter of the collision law",
+        ),
+    ] {
+        let got = error(contact);
+        assert!(got.contains(expected), "expected '{expected}' in: {got}");
+    }
+    let text = ball_case(
+        2,
+        0.1,
+        &[1.0, 1.0],
+        &[0.0; 2],
+        &[0.0; 2],
+        "range = 0.005\nstiffness = 1e-6\nfriction = 0.3",
+    )
+    .replace("law = \"collision\"\n", "");
+    let got = Case::parse(Path::new("bad.toml"), &text)
+        .unwrap()
+        .build::<2>()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        got.contains(
+            "`contact.friction`: is a parameter of the collision law (law = \"collision\"), not of 'glowinski'"
+        ),
+        "{got}"
+    );
+}
