@@ -11,7 +11,7 @@
 
 // The version of this ABI: it grows when a call or a struct changes incompatibly. A program
 // built against `include/tumble.h` checks `tumble_abi_version() == TUMBLE_ABI_VERSION`.
-#define TUMBLE_ABI_VERSION 1
+#define TUMBLE_ABI_VERSION 2
 
 // The `j` of a contact with the walls.
 #define TUMBLE_WALL UINT32_MAX
@@ -43,6 +43,9 @@ typedef enum TumbleLaw {
   TUMBLE_LAW_GLOWINSKI = 1,
   // Glowinski's law once per connected patch of contact (non-convex bodies).
   TUMBLE_LAW_PATCHES = 2,
+  // The collision law: restitution, duration, friction and rolling resistance (not for a
+  // host mesh, which gives no masses or velocities).
+  TUMBLE_LAW_COLLISION = 3,
 } TumbleLaw;
 
 // A distance field on the nodes of a mesh, made by `tumble_distance_new` and freed by
@@ -125,14 +128,24 @@ typedef struct TumbleWorldOptions {
   double drag_angular;
   // The force law (default Glowinski's).
   enum TumbleLaw law;
-  // `ρ`, the range of the force (the safety zone); must be set.
+  // `ρ`, the range of a repulsive force (the safety zone), or the gap at which a collision
+  // begins; must be set.
   double range;
-  // `ε`, the body–body stiffness parameter (force ∝ 1/ε); must be set.
+  // `ε`, a repulsive law's body–body stiffness parameter (force ∝ 1/ε); must be set for
+  // them, NaN (the default) for the collision law.
   double stiffness;
   // `ε_W`, the body–wall one; NaN (the default) means `stiffness`.
   double wall_stiffness;
-  // Normal damping `c` of each contact (force per unit approach speed; default 0).
+  // A repulsive law's normal damping `c` (force per unit approach speed; default 0).
   double damping;
+  // The collision law's restitution coefficient `e` in (0, 1]; NaN (the default): not given.
+  double restitution;
+  // The collision law's duration `t_c`; NaN (the default): not given.
+  double duration;
+  // The collision law's friction coefficient `μ`; NaN (the default): 0.
+  double friction;
+  // The collision law's rolling resistance coefficient `μ_r`; NaN (the default): 0.
+  double rolling;
   // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
   // default) means `min(range/4, the body's smallest size/20)`, as case files do.
   double lattice_step;

@@ -1,17 +1,23 @@
 //! The run-time-dimension API (`tumble::dynamic`): the same numbers whatever the world's thread
 //! count, a saved state that continues bit for bit, and the results of the generic types.
 
+use tumble::contact::ContactParameters;
 use tumble::dynamic::{Mesh, Primitive, World, WorldOptions};
 
 /// 24 ellipses of two sizes stacked in a 2 × 2 box so that they collide as they fall, on
 /// `threads` threads.
 fn pile(threads: Option<usize>) -> World {
+    pile_with(threads, WorldOptions::new(2, 0.03, 1e-6))
+}
+
+/// The pile of [`pile`] with the contact of `options`.
+fn pile_with(threads: Option<usize>, options: WorldOptions) -> World {
     let box_ = Mesh::new_box(&[0.0, 0.0], &[2.0, 2.0], &[32, 32]).unwrap();
     let options = WorldOptions {
         gravity: vec![0.0, -981.0],
         drag_linear: 5.0,
         threads,
-        ..WorldOptions::new(2, 0.03, 1e-6)
+        ..options
     };
     let mut world = World::new(2, Some((&box_, &[1, 2, 3, 4])), &options).unwrap();
     for k in 0..24 {
@@ -60,6 +66,44 @@ fn a_world_gives_the_same_bits_on_one_two_and_every_thread() {
     world.step(1e-4, 1500).unwrap();
     let (forces, _) = world.contact_forces().unwrap();
     assert!(forces.iter().filter(|f| **f != 0.0).count() > 10);
+}
+
+/// The collision law with friction and rolling resistance in a world: the same bits on one and
+/// two threads, and a saved world (its contacts' springs with it) continues bit for bit; a
+/// repulsive law's key given to it is refused, naming the key.
+#[test]
+fn a_world_with_the_collision_law_is_reproducible_and_checks_its_keys() {
+    let collision = || {
+        WorldOptions::with_contact(
+            2,
+            ContactParameters {
+                friction: Some(0.4),
+                rolling: Some(0.02),
+                ..ContactParameters::collision(0.01, 0.5, 2e-3)
+            },
+        )
+    };
+    let dt = 1e-4;
+    let mut one = pile_with(Some(1), collision());
+    let mut two = pile_with(Some(2), collision());
+    one.step(dt, 1500).unwrap();
+    two.step(dt, 700).unwrap();
+    let saved = two.save();
+    let mut again = pile_with(None, collision());
+    again.restore(&saved).unwrap();
+    again.step(dt, 800).unwrap();
+    assert_eq!(bits(&mut one), bits(&mut again));
+    let (forces, _) = one.contact_forces().unwrap();
+    assert!(forces.iter().filter(|f| **f != 0.0).count() > 10, "the pile touches");
+
+    let mut options = collision();
+    options.contact.stiffness = Some(1e-6);
+    let error = World::new(2, None, &options).err().unwrap();
+    assert_eq!(error.argument.as_deref(), Some("stiffness"));
+    assert!(
+        error.to_string().contains("not a parameter of the collision law"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -34,7 +34,7 @@ pub use world::*;
 
 /// The version of this ABI: it grows when a call or a struct changes incompatibly. A program
 /// built against `include/tumble.h` checks `tumble_abi_version() == TUMBLE_ABI_VERSION`.
-pub const TUMBLE_ABI_VERSION: u32 = 1;
+pub const TUMBLE_ABI_VERSION: u32 = 2;
 
 /// The ABI version of the library loaded, [`TUMBLE_ABI_VERSION`] when it was built.
 #[no_mangle]

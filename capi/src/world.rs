@@ -9,7 +9,7 @@ use crate::status::{
     TumbleStatus,
 };
 use std::ffi::c_char;
-use tumble::contact::Law;
+use tumble::contact::{ContactParameters, Law};
 use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
 
 /// The contact force law (`theory.md`, "Contact").
@@ -22,6 +22,9 @@ pub enum TumbleLaw {
     Glowinski = 1,
     /// Glowinski's law once per connected patch of contact (non-convex bodies).
     Patches = 2,
+    /// The collision law: restitution, duration, friction and rolling resistance (not for a
+    /// host mesh, which gives no masses or velocities).
+    Collision = 3,
 }
 
 /// The library's law for `law`.
@@ -30,7 +33,13 @@ pub(crate) fn law(law: TumbleLaw) -> Law {
         TumbleLaw::Spec => Law::Spec,
         TumbleLaw::Glowinski => Law::Glowinski,
         TumbleLaw::Patches => Law::Patches,
+        TumbleLaw::Collision => Law::Collision,
     }
+}
+
+/// A number of the options, `None` for NaN (not given).
+fn given_number(x: f64) -> Option<f64> {
+    (!x.is_nan()).then_some(x)
 }
 
 /// A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
@@ -46,14 +55,24 @@ pub struct TumbleWorldOptions {
     pub drag_angular: f64,
     /// The force law (default Glowinski's).
     pub law: TumbleLaw,
-    /// `ρ`, the range of the force (the safety zone); must be set.
+    /// `ρ`, the range of a repulsive force (the safety zone), or the gap at which a collision
+    /// begins; must be set.
     pub range: f64,
-    /// `ε`, the body–body stiffness parameter (force ∝ 1/ε); must be set.
+    /// `ε`, a repulsive law's body–body stiffness parameter (force ∝ 1/ε); must be set for
+    /// them, NaN (the default) for the collision law.
     pub stiffness: f64,
     /// `ε_W`, the body–wall one; NaN (the default) means `stiffness`.
     pub wall_stiffness: f64,
-    /// Normal damping `c` of each contact (force per unit approach speed; default 0).
+    /// A repulsive law's normal damping `c` (force per unit approach speed; default 0).
     pub damping: f64,
+    /// The collision law's restitution coefficient `e` in (0, 1]; NaN (the default): not given.
+    pub restitution: f64,
+    /// The collision law's duration `t_c`; NaN (the default): not given.
+    pub duration: f64,
+    /// The collision law's friction coefficient `μ`; NaN (the default): 0.
+    pub friction: f64,
+    /// The collision law's rolling resistance coefficient `μ_r`; NaN (the default): 0.
+    pub rolling: f64,
     /// The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
     /// default) means `min(range/4, the body's smallest size/20)`, as case files do.
     pub lattice_step: f64,
@@ -76,6 +95,10 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
         stiffness: f64::NAN,
         wall_stiffness: f64::NAN,
         damping: 0.0,
+        restitution: f64::NAN,
+        duration: f64::NAN,
+        friction: f64::NAN,
+        rolling: f64::NAN,
         lattice_step: 0.0,
         threads: 0,
     }
@@ -154,11 +177,17 @@ pub unsafe extern "C" fn tumble_world_new(
             gravity: given.gravity[..d].to_vec(),
             drag_linear: given.drag_linear,
             drag_angular: given.drag_angular,
-            law: law(given.law),
-            range: given.range,
-            stiffness: given.stiffness,
-            wall_stiffness: (!given.wall_stiffness.is_nan()).then_some(given.wall_stiffness),
-            damping: given.damping,
+            contact: ContactParameters {
+                law: law(given.law),
+                range: given.range,
+                stiffness: given_number(given.stiffness),
+                wall_stiffness: given_number(given.wall_stiffness),
+                damping: (given.damping != 0.0).then_some(given.damping),
+                restitution: given_number(given.restitution),
+                duration: given_number(given.duration),
+                friction: given_number(given.friction),
+                rolling: given_number(given.rolling),
+            },
             lattice_step: (given.lattice_step != 0.0).then_some(given.lattice_step),
             threads: (given.threads != 0).then_some(given.threads as usize),
         };
@@ -170,6 +199,10 @@ pub unsafe extern "C" fn tumble_world_new(
             "stiffness",
             "wall_stiffness",
             "damping",
+            "restitution",
+            "duration",
+            "friction",
+            "rolling",
             "lattice_step",
             "threads",
         ];

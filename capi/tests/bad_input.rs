@@ -310,6 +310,72 @@ fn bad_worlds_and_bodies_are_refused() {
     }
 }
 
+/// The collision law through the ABI: its keys checked with errors naming the option, and a
+/// disk thrown at the floor rebounds at `e`.
+#[test]
+fn the_collision_law_through_the_abi() {
+    unsafe {
+        let box_cells = [20u32, 20];
+        let mut square = null_mut();
+        assert_eq!(
+            tumble_mesh_box(
+                2,
+                [0.0, 0.0].as_ptr(),
+                [2.0, 2.0].as_ptr(),
+                box_cells.as_ptr(),
+                &mut square
+            ),
+            TumbleStatus::Ok
+        );
+        let tags = [1, 2, 3, 4];
+        let mut options = tumble_world_options_default();
+        options.law = TumbleLaw::Collision;
+        options.range = 0.005;
+        options.duration = 1e-3;
+        let mut world = null_mut();
+        assert_eq!(
+            tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(last().starts_with("options.restitution: is missing"), "{}", last());
+        options.restitution = 0.8;
+        options.stiffness = 1e-6;
+        assert_eq!(
+            tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(
+            last().starts_with("options.stiffness: is not a parameter of the collision law"),
+            "{}",
+            last()
+        );
+        options.stiffness = f64::NAN;
+        assert_eq!(
+            tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world),
+            TumbleStatus::Ok
+        );
+        let (sizes, position, angle, velocity, mut index) = ([0.1, 0.1], [1.0, 0.2], 0.0, [0.0, -0.5], 99);
+        assert_eq!(
+            tumble_world_add_ellipsoid(world, sizes.as_ptr(), 7.8, position.as_ptr(), &angle, &mut index),
+            TumbleStatus::Ok
+        );
+        assert_eq!(
+            tumble_world_set_body(world, 0, null(), null(), velocity.as_ptr(), null()),
+            TumbleStatus::Ok
+        );
+        assert_eq!(tumble_world_step(world, 5e-5, 4000), TumbleStatus::Ok);
+        let mut v = [0.0; 2];
+        assert_eq!(
+            tumble_world_get_body(world, 0, null_mut(), null_mut(), v.as_mut_ptr(), null_mut()),
+            TumbleStatus::Ok
+        );
+        let rebound = v[1] / 0.5;
+        assert!((rebound / 0.8 - 1.0).abs() < 0.01, "rebound {rebound}");
+        assert_eq!(tumble_world_free(world), TumbleStatus::Ok);
+        assert_eq!(tumble_mesh_free(square), TumbleStatus::Ok);
+    }
+}
+
 #[test]
 fn polygons_unions_and_mesh_bodies_through_the_abi() {
     unsafe {

@@ -19,7 +19,8 @@ module tumble
         real(c_double) :: gravity(3)
         real(c_double) :: drag_linear, drag_angular
         integer(c_int) :: law
-        real(c_double) :: range, stiffness, wall_stiffness, damping, lattice_step
+        real(c_double) :: range, stiffness, wall_stiffness, damping
+        real(c_double) :: restitution, duration, friction, rolling, lattice_step
         integer(c_int32_t) :: threads
     end type
 

@@ -13,7 +13,7 @@ use numpy::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use tumble::contact::Law;
+use tumble::contact::{ContactParameters, Law};
 use tumble::dynamic::{self, ErrorKind, Primitive};
 
 create_exception!(
@@ -259,27 +259,27 @@ struct World(dynamic::World);
 
 /// The law named `name`.
 fn law(name: &str) -> PyResult<Law> {
-    Law::from_name(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "law: unknown '{name}'; expected one of spec, glowinski, patches"
-        ))
-    })
+    Law::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("law: unknown '{name}'; expected one of {}", Law::NAMES)))
 }
 
 #[pymethods]
 impl World {
-    /// A world of dimension `dim`; `domain` (a Mesh) and `wall_tags` its walls, if any. `range`
-    /// is ρ, the range of the force; `stiffness` ε (force ∝ 1/ε), `wall_stiffness` ε_W (None:
-    /// `stiffness`); `law` one of "spec", "glowinski", "patches"; `lattice_step` the spacing of
-    /// each body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of
-    /// a pool of the world's own (None: every core; the results do not depend on it).
+    /// A world of dimension `dim`; `domain` (a Mesh) and `wall_tags` its walls, if any. The
+    /// contact's keywords are a case's `[contact]` keys: `law` one of "spec", "glowinski",
+    /// "patches" (repulsive: `stiffness` ε, force ∝ 1/ε, `wall_stiffness` ε_W, None:
+    /// `stiffness`, `damping` a normal dashpot) or "collision" (`restitution` e, `duration` t_c,
+    /// `friction` μ, `rolling` μ_r); `range` is ρ, the range of a repulsive force or where a
+    /// collision begins. `lattice_step` the spacing of each body's own field (None: min(ρ/4, its
+    /// smallest size/20)); `threads` the threads of a pool of the world's own (None: every core;
+    /// the results do not depend on it).
     #[new]
-    #[pyo3(signature = (dim, range, stiffness, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = 0.0, lattice_step = None, threads = None))]
+    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lattice_step = None, threads = None))]
     fn new(
         py: Python<'_>,
         dim: usize,
         range: f64,
-        stiffness: f64,
+        stiffness: Option<f64>,
         domain: Option<&Mesh>,
         wall_tags: Vec<i32>,
         gravity: Option<Vec<f64>>,
@@ -287,19 +287,30 @@ impl World {
         drag_angular: f64,
         law: &str,
         wall_stiffness: Option<f64>,
-        damping: f64,
+        damping: Option<f64>,
+        restitution: Option<f64>,
+        duration: Option<f64>,
+        friction: Option<f64>,
+        rolling: Option<f64>,
         lattice_step: Option<f64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let options = dynamic::WorldOptions {
-            gravity: gravity.unwrap_or_else(|| vec![0.0; dim]),
-            drag_linear,
-            drag_angular,
+        let contact = ContactParameters {
             law: self::law(law)?,
             range,
             stiffness,
             wall_stiffness,
             damping,
+            restitution,
+            duration,
+            friction,
+            rolling,
+        };
+        let options = dynamic::WorldOptions {
+            gravity: gravity.unwrap_or_else(|| vec![0.0; dim]),
+            drag_linear,
+            drag_angular,
+            contact,
             lattice_step,
             threads,
         };

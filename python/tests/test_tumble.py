@@ -390,3 +390,18 @@ def test_a_two_lobed_body_rests_on_both_lobes_with_the_patches_law_in_3d():
             # One lobe carries the body: 92 %.
             assert lever > 0.5
     assert counts == {"patches": 2, "glowinski": 1}
+
+
+def test_the_collision_law_rebounds_at_its_restitution():
+    # A steel disk thrown at the floor at 0.5 without gravity, law "collision" (e = 0.8 over
+    # 1 ms), stepped at the law's t_c/20: it leaves at e times its impact speed (docs/theory.md).
+    world = tumble.World(
+        2, range=0.005, law="collision", restitution=0.8, duration=1e-3, friction=0.3,
+        domain=tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [20, 20]), wall_tags=[1, 2, 3, 4],
+    )
+    world.add_ellipsoid([0.1, 0.1], 7.8, [1.0, 0.2])
+    world.set_body(0, velocity=[0.0, -0.5])
+    world.step(5e-5, 4000)
+    assert abs(world.body(0)["velocity"][1] / 0.5 / 0.8 - 1.0) < 0.01
+    with pytest.raises(ValueError, match="stiffness: is not a parameter of the collision law"):
+        tumble.World(2, range=0.005, law="collision", restitution=0.8, duration=1e-3, stiffness=1e-6)

@@ -103,13 +103,17 @@ impl HostContact {
                 ));
             }
         }
-        let model = contact_model(
-            options.law,
-            options.range,
-            options.stiffness,
-            options.wall_stiffness,
-            0.0,
-        )?;
+        if options.law == Law::Collision {
+            return Err(Error::argument(
+                "law",
+                "the collision law needs the bodies' masses and velocities, which a host mesh does not give; use \
+                 spec, glowinski or patches here",
+            ));
+        }
+        let model = contact_model(&contact::ContactParameters {
+            wall_stiffness: options.wall_stiffness,
+            ..contact::ContactParameters::repulsive(options.law, options.range, options.stiffness)
+        })?;
         let invalid = |e: contact::HostError| match e {
             contact::HostError::Invalid(message) => Error::argument("body_tags", message),
             e => Error::failed(e),

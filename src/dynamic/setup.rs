@@ -3,7 +3,7 @@
 //! argument.
 
 use super::error::Error;
-use crate::contact::{ContactModel, ContactParameters, Law};
+use crate::contact::{ContactModel, ContactParameters};
 
 /// Runs `work` on `pool`'s threads, or on the global pool's.
 pub(super) fn within<T: Send>(pool: &Option<rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
@@ -38,19 +38,7 @@ pub(super) fn positive(name: &str, x: f64) -> Result<f64, Error> {
     }
 }
 
-/// The contact parameters, checked ([`ContactModel::new`]), with errors naming the argument; a
-/// damping of 0 is none given.
-pub(super) fn contact_model(
-    law: Law,
-    range: f64,
-    stiffness: f64,
-    wall_stiffness: Option<f64>,
-    damping: f64,
-) -> Result<ContactModel, Error> {
-    ContactModel::new(&ContactParameters {
-        wall_stiffness,
-        damping: (damping != 0.0).then_some(damping),
-        ..ContactParameters::repulsive(law, range, stiffness)
-    })
-    .map_err(|e| Error::argument(e.field, e.message))
+/// The contact parameters, checked ([`ContactModel::new`]), with errors naming the argument.
+pub(super) fn contact_model(parameters: &ContactParameters) -> Result<ContactModel, Error> {
+    ContactModel::new(parameters).map_err(|e| Error::argument(e.field, e.message))
 }

@@ -5,7 +5,7 @@ use super::mesh::Mesh;
 use super::setup::{contact_model, positive, thread_pool, within};
 use crate::body::{default_lattice_step, Angular, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
 use crate::broad::sets::method;
-use crate::contact::{ContactSolver, Law, Walls};
+use crate::contact::{ContactParameters, ContactSolver, Law, Walls};
 use crate::math::{Point, Vector};
 use crate::mesh::gmsh::AnyMesh;
 use crate::shape::{planar_shape, Ball, Cuboid, Ellipsoid, Polygon, Shape, Union};
@@ -22,16 +22,9 @@ pub struct WorldOptions {
     pub drag_linear: f64,
     /// Angular drag rate `c_ω`.
     pub drag_angular: f64,
-    /// The force law.
-    pub law: Law,
-    /// `ρ`, the range of the force (the safety zone).
-    pub range: f64,
-    /// `ε`, the body–body stiffness parameter (force ∝ 1/ε).
-    pub stiffness: f64,
-    /// `ε_W`, the body–wall one (`None`: `stiffness`).
-    pub wall_stiffness: Option<f64>,
-    /// Normal damping `c` of each contact (force per unit approach speed).
-    pub damping: f64,
+    /// The contact: the law and its parameters, as a case's `[contact]` table gives them
+    /// (checked by [`ContactModel::new`](crate::contact::ContactModel::new)).
+    pub contact: ContactParameters,
     /// The spacing of the lattice that holds each body's field in its own frame (`None`:
     /// [`default_lattice_step`], as case files do).
     pub lattice_step: Option<f64>,
@@ -44,15 +37,17 @@ pub struct WorldOptions {
 impl WorldOptions {
     /// No gravity, drag or damping, Glowinski's law, `range` and `stiffness` as given.
     pub fn new(dim: usize, range: f64, stiffness: f64) -> Self {
+        Self::with_contact(dim, ContactParameters::repulsive(Law::Glowinski, range, stiffness))
+    }
+
+    /// No gravity or drag, the contact `contact` (for the collision law,
+    /// [`ContactParameters::collision`]).
+    pub fn with_contact(dim: usize, contact: ContactParameters) -> Self {
         WorldOptions {
             gravity: vec![0.0; dim],
             drag_linear: 0.0,
             drag_angular: 0.0,
-            law: Law::Glowinski,
-            range,
-            stiffness,
-            wall_stiffness: None,
-            damping: 0.0,
+            contact,
             lattice_step: None,
             threads: None,
         }
@@ -499,13 +494,7 @@ where
                 Err(Error::argument(name, format!("is {x}, expected a number ≥ 0")))
             }
         };
-        let model = contact_model(
-            options.law,
-            options.range,
-            options.stiffness,
-            options.wall_stiffness,
-            options.damping,
-        )?;
+        let model = contact_model(&options.contact)?;
         length("gravity", &options.gravity, D)?;
         finite("gravity", &options.gravity)?;
         let drag = Drag {
