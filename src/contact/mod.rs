@@ -86,7 +86,7 @@ where
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
     memory: Vec<Memory<D>>,
-    next_memory: Vec<Memory<D>>,
+    effects: Vec<Option<collision::Effect<D>>>,
     /// The first body whose centre of mass was outside the domain at the last call.
     pub outside: Option<u32>,
     /// Time spent, per phase.
@@ -109,7 +109,7 @@ where
             hints: Vec::new(),
             contacts: Vec::new(),
             memory: Vec::new(),
-            next_memory: Vec::new(),
+            effects: Vec::new(),
             outside: None,
             times: ContactTimes::default(),
         }
@@ -178,7 +178,11 @@ where
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
-        let cut = self.model.reach();
+        let fastest = bodies
+            .iter()
+            .map(|b| b.velocity.norm() + <Dim<D> as Kinematics<D>>::magnitude(&b.angular_velocity) * b.geometry.radius)
+            .fold(0.0, f64::max);
+        let cut = self.model.reach(fastest, dt);
         let detection = self.model.law.detection();
         let start = Instant::now();
         self.pairs.clear();
@@ -241,7 +245,13 @@ where
                     || (Vec::new(), Scratch::default()),
                     |(mut out, mut scratch), &i| {
                         let mut hint = hints[i as usize];
-                        w.contacts((i, &bodies[i as usize]), model, &mut hint, &mut scratch, &mut out);
+                        w.contacts(
+                            (i, &bodies[i as usize]),
+                            (model, cut),
+                            &mut hint,
+                            &mut scratch,
+                            &mut out,
+                        );
                         (out, scratch)
                     },
                 )
@@ -261,7 +271,7 @@ where
                 bodies,
                 dt,
                 &mut self.memory,
-                &mut self.next_memory,
+                &mut self.effects,
                 force,
                 torque,
             ),

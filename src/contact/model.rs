@@ -173,13 +173,14 @@ impl ContactModel {
         })
     }
 
-    /// How far from each other contacts are found: `ρ` for a repulsive law (beyond, its force is
-    /// zero); `2ρ` for the collision law, whose contacts are found a range before they begin, so
-    /// that a step within which one begins takes its share of the force
-    /// ([`super::collision`]). The bodies' and the walls' fields reach `2ρ`.
-    pub fn reach(&self) -> f64 {
+    /// How far from each other contacts are found in a step `dt` of bodies whose points move at
+    /// most at `fastest`: `ρ` for a repulsive law (beyond, its force is zero); for the collision
+    /// law `ρ + 2 fastest dt`, at most `2ρ` (where the bodies' and the walls' fields end), so that
+    /// a contact that begins within the step is found and takes its share of the force
+    /// ([`super::collision`]).
+    pub fn reach(&self, fastest: f64, dt: f64) -> f64 {
         if self.collision.is_some() {
-            2.0 * self.range
+            self.range + (2.0 * fastest * dt).min(self.range)
         } else {
             self.range
         }

@@ -197,14 +197,14 @@ impl<const D: usize> Walls<D> {
     pub fn contacts(
         &self,
         (i, body): (u32, &RigidBody<D>),
-        model: &ContactModel,
+        (model, cut): (&ContactModel, f64),
         hint: &mut u32,
         scratch: &mut Scratch<D>,
         out: &mut Vec<Contact<D>>,
     ) where
         Dim<D>: Kinematics<D>,
     {
-        let (cut, detection) = (model.reach(), model.law.detection());
+        let detection = model.law.detection();
         let surface = &body.geometry.surface;
         let patches = detection != Detection::ClosestPoints;
         let first = out.len();
