@@ -240,16 +240,27 @@ where
 
     fn warnings(&self) -> Vec<String> {
         let limit = self.sim.stable_time_step();
-        (self.dt > limit)
-            .then(|| {
+        let warning = match &self.sim.contact.model.collision {
+            // The collision law's step is one of accuracy (t_c/20, less for a body its contacts
+            // turn): a step a little above it, as a sampled ball's is, costs a little accuracy.
+            Some(law) => (self.dt > 1.01 * limit).then(|| {
+                format!(
+                    "time step {:e} exceeds the collision law's step {limit:.3e} (t_c/20 = {:.3e}, less for a body \
+                     its contacts turn): collisions are resolved by fewer steps and the restitution loses \
+                     accuracy; lower time.step or lengthen contact.duration",
+                    self.dt,
+                    law.accurate_step()
+                )
+            }),
+            None => (self.dt > limit).then(|| {
                 format!(
                     "time step {:e} exceeds the contact springs' stable step {limit:.3e} (2 √(m/k)); the run may \
                      blow up: lower time.step or raise contact.stiffness",
                     self.dt
                 )
-            })
-            .into_iter()
-            .collect()
+            }),
+        };
+        warning.into_iter().collect()
     }
 
     fn summary(&self, run: RunSummary, seconds: Seconds) -> DrySummary {
