@@ -329,3 +329,18 @@ fn collision_keys_that_do_not_fit_the_law_are_named() {
         "{got}"
     );
 }
+
+/// A collision too long for the impact speed lets the body through the floor, and the error says
+/// why in the law's numbers: the overlap `U t_c/π` against the body's size, and what to change.
+#[test]
+fn a_body_through_the_floor_is_told_why() {
+    let contact = "range = 0.002\nrestitution = 0.7\nduration = 0.2";
+    let mut sim = build::<2>(&ball_case(2, 0.05, &[1.0, 0.06], &[0.0, -3.0], &[0.0, 0.0], contact));
+    let error = (0..1000)
+        .find_map(|_| sim.step(1e-2).err())
+        .expect("the disk went through")
+        .to_string();
+    assert!(error.contains("its centre left the domain"), "{error}");
+    assert!(error.contains("overlap by about U t_c/π, here 1.6"), "{error}");
+    assert!(error.contains("shorten contact.duration"), "{error}");
+}

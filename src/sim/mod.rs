@@ -366,13 +366,39 @@ where
             return Err(SimError::Outside {
                 body: b.name.clone(),
                 detail: format!(
-                    "its centre left the domain at t = {} (position {:?}): the contact force did not hold it",
+                    "its centre left the domain at t = {} (position {:?}, speed {:.3e}): the contact force did \
+                     not hold it; {}",
                     crate::math::shown(self.time),
-                    b.position.as_slice()
+                    b.position.as_slice(),
+                    b.velocity.norm(),
+                    self.through_advice(b)
                 ),
             });
         }
         Ok(())
+    }
+
+    /// What to change when body `b` went through a wall, with the numbers of its law.
+    fn through_advice(&self, b: &RigidBody<D>) -> String {
+        let size = b
+            .geometry
+            .field
+            .value(&Vector::<D>::zeros())
+            .abs()
+            .min(b.geometry.radius);
+        match &self.contact.model.collision {
+            Some(law) => format!(
+                "the collision law lets a body at speed U overlap by about U t_c/π, here {:.3e} against the body's \
+                 inner radius {size:.3e}: shorten contact.duration",
+                b.velocity.norm() * law.duration / std::f64::consts::PI
+            ),
+            None => format!(
+                "a stiffer wall (a smaller contact.wall_stiffness, now {:.3e}) or a smaller time step holds it \
+                 (the contact's stable step is {:.3e})",
+                self.contact.model.wall_stiffness,
+                self.stable_time_step()
+            ),
+        }
     }
 
     /// The error for the first body whose position or velocity is not finite, if any.
