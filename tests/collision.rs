@@ -128,8 +128,8 @@ where
     );
     let mut sim = build::<D>(&text);
     let dt = sim.stable_time_step();
-    // The law's step, t_c/20, less for a body whose contact points turn it (a brick).
-    assert!(dt <= duration / 20.0, "{dt}");
+    // The law's step, t_c/20, a little less for a ball whose sampled surface is not quite round.
+    assert!(dt <= duration / 20.0 && dt > 0.95 * duration / 20.0, "{dt}");
     let speed_at = |sim: &mut Simulation<D>, t: f64| {
         while sim.time < t - 0.5 * dt {
             sim.step(dt).unwrap();

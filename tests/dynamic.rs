@@ -215,6 +215,12 @@ fn host_bits(dim: usize, threads: Option<usize>) -> Vec<u64> {
         threads,
         ..HostOptions::new(range, 1e-4)
     };
+    let collision = HostOptions {
+        law: Law::Collision,
+        ..options.clone()
+    };
+    let refused = HostContact::new(&mesh, &[1, 2, 3], &[4], &collision).err().unwrap();
+    assert_eq!(refused.argument.as_deref(), Some("law"), "{refused}");
     let mut host = HostContact::new(&mesh, &[1, 2, 3], &[4], &options).unwrap();
     let found = host.find_contacts(&mesh, &centres[..3 * dim]).unwrap();
     let contacts = host.contacts();

@@ -4,6 +4,7 @@
 use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
 use crate::status::{copy_out, count, guard, put, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
+use crate::world::given_number;
 use std::ffi::c_char;
 use tumble::dynamic::{Distance, DistanceOptions};
 
@@ -78,7 +79,7 @@ pub unsafe extern "C" fn tumble_distance_new(
         };
         let options = DistanceOptions {
             max_distance: given.max_distance,
-            default_value: (!given.default_value.is_nan()).then_some(given.default_value),
+            default_value: given_number(given.default_value),
             signed: given.signed_distance,
             closest_point: given.closest_point,
             curved_front: given.curved_front,

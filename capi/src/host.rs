@@ -7,7 +7,7 @@ use crate::mesh::TumbleMesh;
 use crate::status::{
     contact_options, copy_if_given, count, guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus,
 };
-use crate::world::{law, TumbleLaw};
+use crate::world::{given_number, law, TumbleLaw};
 use std::ffi::c_char;
 use tumble::dynamic::{HostContact, HostOptions};
 
@@ -104,7 +104,7 @@ pub unsafe extern "C" fn tumble_host_new(
             law: law(given.law),
             range: given.range,
             stiffness: given.stiffness,
-            wall_stiffness: (!given.wall_stiffness.is_nan()).then_some(given.wall_stiffness),
+            wall_stiffness: given_number(given.wall_stiffness),
             threads: (given.threads != 0).then_some(given.threads as usize),
         };
         let fields = ["range", "stiffness", "wall_stiffness", "threads"];

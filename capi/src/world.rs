@@ -38,7 +38,7 @@ pub(crate) fn law(law: TumbleLaw) -> Law {
 }
 
 /// A number of the options, `None` for NaN (not given).
-fn given_number(x: f64) -> Option<f64> {
+pub(crate) fn given_number(x: f64) -> Option<f64> {
     (!x.is_nan()).then_some(x)
 }
 

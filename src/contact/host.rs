@@ -46,6 +46,10 @@ use crate::mesh::{SimplexMesh, NONE};
 use rayon::prelude::*;
 use std::time::Instant;
 
+/// Why the host-mesh mode refuses the collision law.
+pub const COLLISION_ON_A_HOST_MESH: &str = "the collision law needs the bodies' masses and velocities, which a host \
+                                            mesh does not give; use spec, glowinski or patches here";
+
 /// What can stop a host-mesh contact step.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
@@ -58,6 +62,9 @@ pub enum HostError {
     /// Wrong arguments.
     #[error("{0}")]
     Invalid(String),
+    /// A force law the host-mesh mode cannot compute.
+    #[error("law: {0}")]
+    Law(String),
 }
 
 /// Contact detection on a host mesh whose facets mark the bodies and the walls.
@@ -137,11 +144,7 @@ impl<const D: usize> HostContact<D> {
         broad: Box<dyn BroadPhase<D>>,
     ) -> Result<Self, HostError> {
         if model.collision.is_some() {
-            return Err(HostError::Invalid(
-                "law: the collision law needs the bodies' masses and velocities, which a host mesh does not \
-                 give; use spec, glowinski or patches here"
-                    .into(),
-            ));
+            return Err(HostError::Law(COLLISION_ON_A_HOST_MESH.into()));
         }
         let known = || {
             let mut tags: Vec<i32> = mesh.facet_markers().to_vec();

@@ -26,7 +26,7 @@ mod wall;
 
 pub use collision::{Collision, Memory};
 pub use gap::{closest_contact, patch_contacts, Scratch};
-pub use host::{HostContact, HostError};
+pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
 pub use model::{ContactError, ContactModel, ContactParameters};
 pub use wall::Walls;
@@ -178,10 +178,15 @@ where
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
-        let fastest = bodies
-            .iter()
-            .map(|b| b.velocity.norm() + <Dim<D> as Kinematics<D>>::magnitude(&b.angular_velocity) * b.geometry.radius)
-            .fold(0.0, f64::max);
+        // The collision law looks a step ahead, as far as the fastest body point moves.
+        let fastest = || {
+            bodies
+                .iter()
+                .map(|b| {
+                    b.velocity.norm() + <Dim<D> as Kinematics<D>>::magnitude(&b.angular_velocity) * b.geometry.radius
+                })
+                .fold(0.0, f64::max)
+        };
         let cut = self.model.reach(fastest, dt);
         let detection = self.model.law.detection();
         let start = Instant::now();

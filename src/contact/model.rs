@@ -178,9 +178,10 @@ impl ContactModel {
     /// law `ρ + 2 fastest dt`, at most `2ρ` (where the bodies' and the walls' fields end), so that
     /// a contact that begins within the step is found and takes its share of the force
     /// ([`super::collision`]).
-    pub fn reach(&self, fastest: f64, dt: f64) -> f64 {
+    /// `fastest` is asked only by the collision law.
+    pub fn reach(&self, fastest: impl FnOnce() -> f64, dt: f64) -> f64 {
         if self.collision.is_some() {
-            self.range + (2.0 * fastest * dt).min(self.range)
+            self.range + (2.0 * fastest() * dt).min(self.range)
         } else {
             self.range
         }

@@ -103,12 +103,9 @@ impl HostContact {
                 ));
             }
         }
+        // Before the model, whose check would name `stiffness`, which the law does not take.
         if options.law == Law::Collision {
-            return Err(Error::argument(
-                "law",
-                "the collision law needs the bodies' masses and velocities, which a host mesh does not give; use \
-                 spec, glowinski or patches here",
-            ));
+            return Err(Error::argument("law", contact::COLLISION_ON_A_HOST_MESH));
         }
         let model = contact_model(&contact::ContactParameters {
             wall_stiffness: options.wall_stiffness,
@@ -116,6 +113,7 @@ impl HostContact {
         })?;
         let invalid = |e: contact::HostError| match e {
             contact::HostError::Invalid(message) => Error::argument("body_tags", message),
+            contact::HostError::Law(message) => Error::argument("law", message),
             e => Error::failed(e),
         };
         let any = match mesh.any() {
