@@ -69,6 +69,13 @@ pub enum SimError {
         /// The stable time step.
         limit: f64,
     },
+    /// The flow around the bodies diverged (non-finite, or far faster than anything in the case
+    /// can make it).
+    #[error("{detail}")]
+    Diverged {
+        /// What diverged, when, and what to change.
+        detail: String,
+    },
     /// The broad phase refused the bounding spheres.
     #[error("broad phase: {0}")]
     Broad(#[from] BroadError),

@@ -68,6 +68,7 @@ mod motion;
 mod options;
 mod pressure;
 mod state;
+mod watch;
 
 pub use options::{substeps_for, BodyBoundary, ImmersedOptions};
 pub use state::{ImmersedSeconds, ImmersedState};
@@ -84,6 +85,7 @@ use ghosts::Rows;
 use motion::advance;
 use pressure::PressureRows;
 use std::time::Instant;
+use watch::Watch;
 
 /// Bodies and fluid on one mesh.
 pub struct Immersed<const D: usize>
@@ -124,6 +126,8 @@ where
     /// The momentum and angular momentum (over `ρ_f`) the last rigidity projection gave the
     /// dofs each body had just captured, charged to the body at the next step.
     captured: Vec<(Vector<D>, Angular<D>)>,
+    /// The largest speed the case can give, to tell a diverged flow ([`watch`]).
+    watch: Watch,
 }
 
 /// The constrained dofs, their rows, and the solver's vectors, kept between steps. Each part of
@@ -240,6 +244,8 @@ where
         };
         let work = Work::new(fluid.space(), options.boundary, measure);
         let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
+        let mut watch = Watch::new();
+        watch.enter(&bodies.bodies);
         let mut immersed = Immersed {
             dofs: PointGrid::new(fluid.space().coordinates(), size.max(f64::MIN_POSITIVE)),
             fluid,
@@ -265,6 +271,7 @@ where
             before,
             carried_previous: Vec::new(),
             captured: vec![(Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()); n],
+            watch,
         };
         let (velocity, position, prescribed) = immersed.fluid.velocity_mut();
         immersed
@@ -284,6 +291,7 @@ where
         }
         let zero = (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero());
         let old = self.bodies.bodies.len();
+        self.watch.enter(&bodies);
         for b in bodies {
             self.before.push((b.velocity, b.angular_velocity));
             self.bodies.insert(b);
@@ -324,6 +332,7 @@ where
             before,
             carried_previous,
             captured,
+            watch,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
         let (mut constraint, mut motion) = (0.0, 0.0);
@@ -418,6 +427,13 @@ where
                 *substeps,
                 time,
             );
+            if let Err(SimError::Outside { body, .. }) = &outcome {
+                if let Some(b) = bodies.bodies.iter().find(|b| &b.name == body) {
+                    if let Some(e) = watch.exit(mesh, &bodies.gravity, b, (bodies.steps + 1, time)) {
+                        outcome = Err(e);
+                    }
+                }
+            }
             if outcome.is_ok() {
                 for k in bodies.leave().into_iter().rev() {
                     hydro_force.remove(k);
@@ -472,6 +488,18 @@ where
             for (velocity, _) in before.iter_mut() {
                 *velocity += c;
             }
+        }
+        if outcome.is_ok() {
+            let (velocity, _, prescribed) = fluid.velocity_mut();
+            outcome = watch.check(
+                mesh,
+                &bodies.gravity,
+                velocity,
+                prescribed,
+                &bodies.bodies,
+                dt,
+                (bodies.steps, time),
+            );
         }
         seconds.constraint += constraint;
         seconds.bodies += motion;
