@@ -59,6 +59,9 @@ pub(super) enum RunState {
         max_contacts: usize,
         /// The smallest contact gap so far.
         min_gap: Option<f64>,
+        /// The largest speed of a body so far (0 in a checkpoint written before it was kept).
+        #[serde(default)]
+        max_speed: f64,
     },
     /// Bodies in a fluid.
     Immersed {

@@ -64,7 +64,10 @@ pub struct DrySummary {
     /// The smallest gap of a contact within range, body to body or body to wall, over the run
     /// (negative: an overlap); `null` if no contact came within range.
     pub min_gap: Option<f64>,
-    /// The largest speed of a body at the end (a pile has come to rest when it is small).
+    /// The largest speed of a body over the run, at the ends of steps.
+    pub max_speed: f64,
+    /// The largest speed of a body at the end (a pile has come to rest when it is small against
+    /// `max_speed`).
     pub final_speed: f64,
     /// Seconds per phase.
     pub seconds: DryPhaseSeconds,
@@ -119,6 +122,8 @@ where
     max_contacts: usize,
     /// The smallest contact gap within range so far.
     min_gap: Option<f64>,
+    /// The largest speed of a body so far.
+    max_speed: f64,
 }
 
 impl<'a, const D: usize> DryRun<'a, D>
@@ -140,6 +145,7 @@ where
             ),
             max_contacts: 0,
             min_gap: None,
+            max_speed: 0.0,
         })
     }
 }
@@ -172,13 +178,14 @@ where
             state,
             max_contacts,
             min_gap,
+            max_speed,
         } = run
         else {
             return Err(checkpoint::unfit(self.out, "it is not of a dry run").into());
         };
         inflow::resume(&mut self.inflows, state, &mut self.sim.bodies);
         self.sim.restore(state).map_err(|e| checkpoint::unfit(self.out, e))?;
-        (self.max_contacts, self.min_gap) = (*max_contacts, *min_gap);
+        (self.max_contacts, self.min_gap, self.max_speed) = (*max_contacts, *min_gap, *max_speed);
         Ok(())
     }
 
@@ -210,6 +217,8 @@ where
         for c in contacts.iter().filter(|c| c.gap <= range) {
             self.min_gap = Some(self.min_gap.map_or(c.gap, |g: f64| g.min(c.gap)));
         }
+        let fastest = self.sim.bodies.iter().map(|b| b.velocity.norm()).fold(0.0, f64::max);
+        self.max_speed = self.max_speed.max(fastest);
         Ok(())
     }
 
@@ -230,6 +239,7 @@ where
             state: self.sim.state(),
             max_contacts: self.max_contacts,
             min_gap: self.min_gap,
+            max_speed: self.max_speed,
         };
         Ok((self.files.writer().saved()?, state))
     }
@@ -275,6 +285,7 @@ where
             broad_phase: sim.contact.broad_name().into(),
             max_contacts: self.max_contacts,
             min_gap: self.min_gap,
+            max_speed: self.max_speed,
             final_speed: sim.bodies.iter().map(|b| b.velocity.norm()).fold(0.0, f64::max),
             seconds: DryPhaseSeconds {
                 setup: seconds.setup,
