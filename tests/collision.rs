@@ -455,17 +455,15 @@ where
     (u1 / n1.abs(), u2 / n2.abs(), -n2 / n1, v2 - v1, w2 - w1)
 }
 
-/// The spin about z of a body (the 2D angle's rate, or the third component in 3D).
+/// The spin about z of a body (the 2D angle's rate, or the third component in 3D): the velocity
+/// `ω × x̂` it gives a point one unit along x from its centre, along y.
 fn angular_z<const D: usize>(b: &tumble::body::RigidBody<D>) -> f64
 where
     tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
 {
-    let w = format!("{:?}", b.angular_velocity);
-    let numbers: Vec<f64> = w
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    *numbers.last().unwrap()
+    let mut x = b.position;
+    x[0] += 1.0;
+    (b.point_velocity(&x) - b.velocity)[1]
 }
 
 /// An oblique impact that slides throughout (`|ψ₁| > μ(1 + e)(1 + 1/K)`, `K = I/mR²`: 2/5 for a

@@ -270,6 +270,11 @@ where
         self.velocity + <Dim<D> as Kinematics<D>>::spin(&self.angular_velocity, &(x - self.position))
     }
 
+    /// `|v| + |ω| R` (`R` the bounding radius): no point of the body moves faster.
+    pub fn fastest_point_speed(&self) -> f64 {
+        self.velocity.norm() + <Dim<D> as Kinematics<D>>::magnitude(&self.angular_velocity) * self.geometry.radius
+    }
+
     /// Kinetic energy `½ m |v|² + ½ ωᵀ I ω`.
     pub fn kinetic_energy(&self) -> f64 {
         0.5 * self.mass * self.velocity.norm_squared()

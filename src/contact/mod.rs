@@ -179,14 +179,7 @@ where
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
         // The collision law looks a step ahead, as far as the fastest body point moves.
-        let fastest = || {
-            bodies
-                .iter()
-                .map(|b| {
-                    b.velocity.norm() + <Dim<D> as Kinematics<D>>::magnitude(&b.angular_velocity) * b.geometry.radius
-                })
-                .fold(0.0, f64::max)
-        };
+        let fastest = || bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max);
         let cut = self.model.reach(fastest, dt);
         let detection = self.model.law.detection();
         let start = Instant::now();

@@ -428,10 +428,9 @@ where
                 time,
             );
             if let Err(SimError::Outside { body, .. }) = &outcome {
-                if let Some(b) = bodies.bodies.iter().find(|b| &b.name == body) {
-                    if let Some(e) = watch.exit(mesh, &bodies.gravity, b, (bodies.steps + 1, time)) {
-                        outcome = Err(e);
-                    }
+                let left = bodies.bodies.iter().find(|b| &b.name == body);
+                if let Some(e) = left.and_then(|b| watch.exit(mesh, &bodies.gravity, b, (bodies.steps + 1, time))) {
+                    outcome = Err(e);
                 }
             }
             if outcome.is_ok() {

@@ -46,8 +46,7 @@ impl Watch {
         Dim<D>: Kinematics<D>,
     {
         for b in bodies {
-            let spin = <Dim<D> as Kinematics<D>>::magnitude(&b.angular_velocity) * b.geometry.radius;
-            self.given = self.given.max(b.velocity.norm() + spin);
+            self.given = self.given.max(b.fastest_point_speed());
         }
     }
 
