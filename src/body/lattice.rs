@@ -82,6 +82,18 @@ impl<const D: usize> LatticeField<D> {
         })
     }
 
+    /// The field's value at `x` if `x` lies on the lattice (where the interpolant is
+    /// `√D`-Lipschitz when the nodal values are exact distances); `None` outside it, where the
+    /// field is the constant `outside`.
+    #[inline]
+    pub fn value_on_lattice(&self, x: &Point<D>) -> Option<f64> {
+        let on = (0..D).all(|a| {
+            let u = (x[a] - self.lo[a]) / self.h;
+            u >= 0.0 && u <= self.n[a] as f64
+        });
+        on.then(|| self.value(x))
+    }
+
     /// The lattice's upper corner.
     pub fn hi(&self) -> Point<D> {
         Point::<D>::from_fn(|a, _| self.lo[a] + self.h * self.n[a] as f64)

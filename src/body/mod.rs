@@ -10,10 +10,12 @@
 //! The body frame has its origin at the centre of mass `G` (the centroid of the region the
 //! boundary encloses) and the axes of the shape's own frame.
 
+mod clusters;
 mod kinematics;
 mod lattice;
 mod surface;
 
+pub use clusters::Clusters;
 pub use kinematics::{Angular, Dim, Inertia, Kinematics, Rotation};
 pub use lattice::LatticeField;
 pub use surface::Surface;
@@ -52,6 +54,9 @@ pub fn default_lattice_step(range: f64, smallest_size: f64) -> f64 {
 pub struct BodyGeometry<const D: usize> {
     /// The boundary, whose nodes are where the other bodies' fields are evaluated.
     pub surface: Surface<D>,
+    /// The surface's nodes in small clusters with bounding spheres, which a contact search skips
+    /// whole when they are out of reach.
+    pub clusters: Clusters<D>,
     /// The signed distance to `surface` (negative inside) on a lattice reaching at least `band`
     /// beyond the body; `band` outside the lattice.
     pub field: LatticeField<D>,
@@ -131,6 +136,8 @@ impl<const D: usize> BodyGeometry<D> {
             ..moments
         };
         let radius = surface.points.iter().map(|p| p.norm()).fold(0.0, f64::max);
+        let mean_area = surface.node_areas.iter().sum::<f64>() / surface.points.len().max(1) as f64;
+        let clusters = Clusters::new(&surface.points, mean_area);
         let reach = radius + band + 2.0 * h;
         let (lo, n) = lattice_cover(reach, h);
         let mesh = axis_box::<D>(lo, lo + Vector::<D>::repeat(h * n as f64), [n; D])?;
@@ -155,6 +162,7 @@ impl<const D: usize> BodyGeometry<D> {
         };
         Ok(BodyGeometry {
             surface,
+            clusters,
             field,
             moments,
             radius,

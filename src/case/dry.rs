@@ -8,7 +8,7 @@
 //! | `domain.vtu` | the domain mesh with the wall distance `wall_distance` (if the case has walls) |
 //! | `bodies.csv` | one row per body every `output.csv_every` steps: `time,body,x,y,angle,vx,vy,omega,fx,fy,torque` (2D) or `time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,fx,fy,fz,tx,ty,tz` (3D); `f`, `t` the contact force and torque |
 //! | `checkpoint.cbor` | with `output.checkpoint_every`, or when the run is stopped: the whole state, from which `tumble run --restart` continues ([`super::checkpoint`]) |
-//! | `summary.json` | case, status (`running` until the end, then `completed`, `failed` or `interrupted` with the error), steps, times per phase, `final_tilt`, final state |
+//! | `summary.json` | case, status (`running` until the end, then `completed`, `failed` or `interrupted` with the error), steps, times per phase, `final_tilt`, `repose_angle`, final state |
 //!
 //! Every file is written whole (temporary file, then rename); `bodies.csv` is renamed into place at
 //! the end, or when the run fails or is stopped, so such a run keeps every row it computed.
@@ -18,7 +18,7 @@ use super::control::Control;
 use super::inflow::{self, Inflow};
 use super::output::{final_tilt, BodyFiles, FinalBody, SavedOutputs, Traffic};
 use super::run::{built, drive, Finished, Output, RunSummary, Seconds, Stepper};
-use super::{checkpoint, Case, CaseError};
+use super::{checkpoint, repose_angle, Case, CaseError};
 use crate::io::{write_mesh_vtu, Field, OutputError};
 use crate::math::shown;
 use crate::sim::{Dim, Kinematics, Simulation};
@@ -76,6 +76,9 @@ pub struct DrySummary {
     /// The largest tilt of a body's first axis from level at the end (radians, see
     /// [`final_tilt`]); `null` without gravity.
     pub final_tilt: Option<f64>,
+    /// The slope of the bodies' heap against the horizontal at the end, degrees (see
+    /// [`super::repose_angle`]); `null` without gravity or with fewer than 30 bodies.
+    pub repose_angle: Option<f64>,
     /// The bodies at the end.
     pub final_state: Vec<FinalBody>,
 }
@@ -297,6 +300,11 @@ where
             },
             contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
             final_tilt: final_tilt(&sim.bodies, &sim.gravity),
+            repose_angle: repose_angle(
+                &sim.bodies.iter().map(|b| b.position).collect::<Vec<_>>(),
+                &sim.bodies.iter().map(|b| b.geometry.radius).collect::<Vec<_>>(),
+                &sim.gravity,
+            ),
             final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
         }
     }

@@ -30,6 +30,7 @@ pub(super) struct Probe<const D: usize> {
 pub struct Scratch<const D: usize> {
     pub(super) near: Vec<Probe<D>>,
     pub(super) walls: Vec<Point<D>>,
+    pub(super) pairs: Vec<(Probe<D>, Point<D>)>,
     seen: Vec<bool>,
     stack: Vec<usize>,
     members: Vec<usize>,
@@ -44,24 +45,36 @@ where
     (ra * b.matrix(), ra * (b.position - a.position))
 }
 
-/// Calls `visit` for every node of `∂b` within `cut` of `a`'s bounding sphere, with `D_a` there.
+/// Calls `visit` for every node of `∂b` within `cut` of `a`'s bounding sphere whose value
+/// `D_a` may be at most `cut`, with `D_a` there (and for some farther ones): `b`'s node clusters
+/// ([`crate::body::Clusters`]) are skipped whole when their bounding sphere lies beyond `a`'s
+/// bounding sphere plus `cut`, or when `D_a` at the centre `c`, less `√D r` (the interpolant's
+/// Lipschitz constant times the radius), exceeds `cut`: no node of theirs can come within `cut`.
+/// Clusters come in order, nodes ascending within each, not in node order.
 fn probe_nodes<const D: usize>(a: &RigidBody<D>, b: &RigidBody<D>, cut: f64, mut visit: impl FnMut(Probe<D>))
 where
     Dim<D>: Kinematics<D>,
 {
     let (m, t) = relative(a, b);
-    let reach = (a.geometry.radius + cut).powi(2);
-    for (k, p) in b.geometry.surface.points.iter().enumerate() {
-        let q = m * p + t;
-        if q.norm_squared() > reach {
+    let reach = a.geometry.radius + cut;
+    let lipschitz = (D as f64).sqrt();
+    let (field, clusters, points) = (&a.geometry.field, &b.geometry.clusters, &b.geometry.surface.points);
+    for c in 0..clusters.len() {
+        let (centre, r) = (m * clusters.centres[c] + t, clusters.radii[c]);
+        if centre.norm() - r > reach || field.value_on_lattice(&centre).is_some_and(|v| v - lipschitz * r > cut) {
             continue;
         }
-        let value = a.geometry.field.value(&q);
-        visit(Probe {
-            node: k as u32,
-            value,
-            local: q,
-        });
+        for &k in clusters.nodes(c) {
+            let q = m * points[k as usize] + t;
+            if q.norm_squared() > reach * reach {
+                continue;
+            }
+            visit(Probe {
+                node: k,
+                value: field.value(&q),
+                local: q,
+            });
+        }
     }
 }
 
@@ -72,7 +85,8 @@ where
 {
     let mut best: Option<Probe<D>> = None;
     probe_nodes(a, b, cut, |p| {
-        if p.value <= cut && best.is_none_or(|b| p.value < b.value) {
+        // The smallest value, the lowest node among equals (the probes come cluster by cluster).
+        if p.value <= cut && best.is_none_or(|b| p.value < b.value || (p.value == b.value && p.node < b.node)) {
             best = Some(p);
         }
     });
@@ -145,6 +159,7 @@ pub fn patch_contacts<const D: usize>(
             near.push(p);
         }
     });
+    near.sort_unstable_by_key(|p| p.node);
     let surface = &bj.geometry.surface;
     for_each_patch(
         &near,
