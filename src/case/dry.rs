@@ -21,7 +21,7 @@ use super::run::{built, drive, Finished, Output, RunSummary, Seconds, Stepper};
 use super::{checkpoint, repose_angle, Case, CaseError};
 use crate::io::{write_mesh_vtu, Field, OutputError};
 use crate::math::shown;
-use crate::sim::{Dim, Kinematics, Simulation};
+use crate::sim::{Dim, Kinematics, RigidBody, Simulation};
 use serde::Serialize;
 use std::path::Path;
 
@@ -77,7 +77,8 @@ pub struct DrySummary {
     /// [`final_tilt`]); `null` without gravity.
     pub final_tilt: Option<f64>,
     /// The slope of the bodies' heap against the horizontal at the end, degrees (see
-    /// [`super::repose_angle`]); `null` without gravity or with fewer than 30 bodies.
+    /// [`super::repose_angle`]): of the bodies the `[[inflow]]` tables released when there are
+    /// any, else of all; `null` without gravity or with fewer than 30 bodies.
     pub repose_angle: Option<f64>,
     /// The bodies at the end.
     pub final_state: Vec<FinalBody>,
@@ -300,11 +301,20 @@ where
             },
             contact_seconds_per_step: (times.broad + times.distance + times.forces) / sim.steps.max(1) as f64,
             final_tilt: final_tilt(&sim.bodies, &sim.gravity),
-            repose_angle: repose_angle(
-                &sim.bodies.iter().map(|b| b.position).collect::<Vec<_>>(),
-                &sim.bodies.iter().map(|b| b.geometry.radius).collect::<Vec<_>>(),
-                &sim.gravity,
-            ),
+            repose_angle: {
+                // The heap is the poured bodies when the case pours (a bed they land on is not
+                // part of it), else every body.
+                let heap: Vec<&RigidBody<D>> = sim
+                    .bodies
+                    .iter()
+                    .filter(|b| self.inflows.is_empty() || inflow::released_by(&self.inflows, &b.name))
+                    .collect();
+                repose_angle(
+                    &heap.iter().map(|b| b.position).collect::<Vec<_>>(),
+                    &heap.iter().map(|b| b.geometry.radius).collect::<Vec<_>>(),
+                    &sim.gravity,
+                )
+            },
             final_state: sim.bodies.iter().map(|b| FinalBody::of(b, sim)).collect(),
         }
     }

@@ -81,18 +81,38 @@ where
         }
     }
 
+    /// The release number of the body called `name`, when this table released it.
+    fn number(&self, name: &str) -> Option<usize> {
+        release_number(&self.name, name)
+    }
+
     /// For a run continued from a checkpoint: counts the table's bodies among `names` (the
     /// bodies present or gone) as released, and returns those of `present` it released, built.
     fn resume<'a>(&mut self, names: impl Iterator<Item = &'a str>, present: &[&str]) -> Vec<RigidBody<D>> {
-        let prefix = format!("{}_", self.name);
-        let number = |name: &str| name.strip_prefix(&prefix).and_then(|n| n.parse::<usize>().ok());
-        self.released = names.filter_map(number).map(|n| n + 1).max().unwrap_or(0);
+        self.released = names
+            .filter_map(|name| self.number(name))
+            .map(|n| n + 1)
+            .max()
+            .unwrap_or(0);
         present
             .iter()
-            .filter_map(|name| number(name))
+            .filter_map(|name| self.number(name))
             .map(|n| self.body(n))
             .collect()
     }
+}
+
+/// `n` when `body` is `<table>_<n>`, the name table `table` gives its `n`-th release.
+fn release_number(table: &str, body: &str) -> Option<usize> {
+    body.strip_prefix(table)?.strip_prefix('_')?.parse().ok()
+}
+
+/// Whether one of the tables released the body called `name`.
+pub(super) fn released_by<const D: usize>(inflows: &[Inflow<D>], name: &str) -> bool
+where
+    Dim<D>: Kinematics<D>,
+{
+    inflows.iter().any(|i| i.number(name).is_some())
 }
 
 /// For a run continued from a checkpoint: the tables count their bodies in `state` (present or
@@ -270,6 +290,21 @@ impl Case {
                 at,
                 "give either `times` (a list of release times) or `rate` (with `start` and `count` if wanted)",
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::release_number;
+
+    /// A table's releases, and only them, by name (a bed called `base` beside a pour called `ball`).
+    #[test]
+    fn the_bodies_a_table_released() {
+        assert_eq!(release_number("ball", "ball_0"), Some(0));
+        assert_eq!(release_number("ball", "ball_417"), Some(417));
+        for other in ["base_3", "balls_1", "ball", "ball_", "ball_x", "ball_-1", "ball1"] {
+            assert_eq!(release_number("ball", other), None, "{other}");
         }
     }
 }

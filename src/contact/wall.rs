@@ -265,8 +265,10 @@ impl<const D: usize> Walls<D> {
         let first = out.len();
         let mut near = std::mem::take(&mut scratch.near);
         let mut walls = std::mem::take(&mut scratch.walls);
+        let mut pairs = std::mem::take(&mut scratch.pairs);
         near.clear();
         walls.clear();
+        pairs.clear();
         let mut best: Option<(Probe<D>, Point<D>)> = None;
         let rotation = body.matrix();
         let clusters = &body.geometry.clusters;
@@ -293,8 +295,7 @@ impl<const D: usize> Walls<D> {
                     local: x,
                 };
                 if patches {
-                    near.push(probe);
-                    walls.push(w);
+                    pairs.push((probe, w));
                 } else if best.is_none_or(|(b, _)| d < b.value || (d == b.value && k < b.node)) {
                     best = Some((probe, w));
                 }
@@ -302,18 +303,11 @@ impl<const D: usize> Walls<D> {
         }
         if patches {
             // The patch search wants the nodes in order.
-            let mut pairs = std::mem::take(&mut scratch.pairs);
-            pairs.clear();
-            pairs.extend(near.iter().copied().zip(walls.iter().copied()));
             pairs.sort_unstable_by_key(|(p, _)| p.node);
-            near.clear();
-            walls.clear();
-            for &(p, w) in &pairs {
-                near.push(p);
-                walls.push(w);
-            }
-            scratch.pairs = pairs;
+            near.extend(pairs.iter().map(|&(p, _)| p));
+            walls.extend(pairs.iter().map(|&(_, w)| w));
         }
+        scratch.pairs = pairs;
         let mut emit = |p: Probe<D>, w: Point<D>, xi: Point<D>, xw: Point<D>| {
             let normal = ((p.local - w) * p.value.signum())
                 .try_normalize(1e-300)
