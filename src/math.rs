@@ -377,6 +377,28 @@ pub fn unflatten_into<const D: usize>(flat: &[f64], out: &mut [Vector<D>]) -> bo
     true
 }
 
+/// Calls `visit` with every integer cell `c` of the box `from ≤ c ≤ to` (componentwise, both
+/// ends included), the first coordinate counting fastest; none when `to < from` in some
+/// coordinate. The odometer every grid search over a block of cells walks.
+#[inline]
+pub fn for_each_cell<const D: usize>(from: [i64; D], to: [i64; D], mut visit: impl FnMut(&[i64; D])) {
+    if (0..D).any(|a| to[a] < from[a]) {
+        return;
+    }
+    let mut c = from;
+    'cells: loop {
+        visit(&c);
+        for a in 0..D {
+            if c[a] < to[a] {
+                c[a] += 1;
+                continue 'cells;
+            }
+            c[a] = from[a];
+        }
+        return;
+    }
+}
+
 /// A time for a message, rounded to 12 significant digits (`n Δt` is not always a round number in
 /// binary: 1 800 × 2.5e-4 is 0.44999999999999996, and the message should say 0.45), in plain
 /// notation from 1e-4 to 1e9 and in scientific notation outside (1e-300 is not 300 digits).
@@ -393,6 +415,23 @@ pub fn shown(t: f64) -> String {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+
+    /// Every cell of a box once, the first coordinate fastest; an empty box none.
+    #[test]
+    fn the_cells_of_a_box() {
+        let mut seen = Vec::new();
+        for_each_cell([-1, 2, 0], [0, 4, 1], |c| seen.push(*c));
+        assert_eq!(seen.len(), 2 * 3 * 2);
+        assert_eq!(seen[..3], [[-1, 2, 0], [0, 2, 0], [-1, 3, 0]]);
+        assert_eq!(*seen.last().unwrap(), [0, 4, 1]);
+        let mut sorted = seen.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), seen.len());
+        let mut none = 0;
+        for_each_cell([0, 3], [2, 2], |_| none += 1);
+        assert_eq!(none, 0);
+    }
 
     fn p2(x: f64, y: f64) -> Point<2> {
         Point::<2>::new(x, y)

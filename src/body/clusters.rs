@@ -39,15 +39,13 @@ impl<const D: usize> Clusters<D> {
     pub fn new(points: &[Point<D>], mean_area: f64) -> Self {
         let side = (NODES_PER_CLUSTER[D.clamp(2, 3) - 2] * mean_area).powf(1.0 / (D as f64 - 1.0));
         let lo = points.iter().fold(Point::<D>::repeat(f64::INFINITY), |m, p| m.inf(p));
-        let cell = |p: &Point<D>| -> [i64; D] {
-            std::array::from_fn(|a| {
-                if side > 0.0 && side.is_finite() {
-                    ((p[a] - lo[a]) / side).floor() as i64
-                } else {
-                    0
-                }
-            })
+        // A degenerate side (a surface of one node, or none) puts every node in one cluster.
+        let scale = if side > 0.0 && side.is_finite() {
+            1.0 / side
+        } else {
+            0.0
         };
+        let cell = |p: &Point<D>| -> [i64; D] { std::array::from_fn(|a| ((p[a] - lo[a]) * scale).floor() as i64) };
         let mut order: Vec<([i64; D], u32)> = points.iter().enumerate().map(|(k, p)| (cell(p), k as u32)).collect();
         order.sort_unstable();
         let mut offsets = vec![0u32];

@@ -14,7 +14,7 @@
 
 use super::cells::{half_shell, CellList};
 use super::{chunked_pairs, touching, validate, BoundingSphere, BroadError, BroadPhase};
-use crate::math::Point;
+use crate::math::{self, Point};
 
 /// K of the cost model: the cost of visiting a cell over that of testing a pair.
 const CELL_VISIT: f64 = 1.0;
@@ -156,8 +156,7 @@ impl<const D: usize> BroadPhase<D> for HierarchicalGrid<D> {
                         }
                         let from: [i64; D] = std::array::from_fn(|a| lo[a].max(0));
                         let to: [i64; D] = std::array::from_fn(|a| hi[a].min(grid.dims[a] as i64 - 1));
-                        let mut c = from;
-                        'cells: loop {
+                        math::for_each_cell(from, to, |c| {
                             let key = grid.index(&std::array::from_fn(|a| c[a] as u64)) as usize;
                             for j in coarse.cell(key) {
                                 if touching(p, &coarse.sorted[j], m) {
@@ -165,15 +164,7 @@ impl<const D: usize> BroadPhase<D> for HierarchicalGrid<D> {
                                     local.push((a.min(b), a.max(b)));
                                 }
                             }
-                            for a in 0..D {
-                                if c[a] < to[a] {
-                                    c[a] += 1;
-                                    continue 'cells;
-                                }
-                                c[a] = from[a];
-                            }
-                            break;
-                        }
+                        });
                     }
                 }
             });

@@ -17,7 +17,7 @@
 //! the bodies lie, so that a few bodies rolled away across the floor do not stretch it. Cost:
 //! `O(n log n)`.
 
-use crate::math::{Point, Vector};
+use crate::math::{for_each_cell, Point, Vector};
 use nalgebra::{DMatrix, SMatrix};
 use std::collections::HashMap;
 
@@ -74,22 +74,12 @@ pub fn repose_angle<const D: usize>(centres: &[Point<D>], radii: &[f64], gravity
             }
         });
         let top = (c.norm(), -p.dot(&down) + r);
-        let mut cell = lo;
-        // The cells from `lo` to `hi`, the first coordinate counting fastest.
-        'cells: loop {
-            let best = tops.entry(cell).or_insert((0.0, f64::NEG_INFINITY));
+        for_each_cell(lo, hi, |cell| {
+            let best = tops.entry(*cell).or_insert((0.0, f64::NEG_INFINITY));
             if top.1 > best.1 {
                 *best = top;
             }
-            for k in 0..D {
-                if cell[k] < hi[k] {
-                    cell[k] += 1;
-                    continue 'cells;
-                }
-                cell[k] = lo[k];
-            }
-            break;
-        }
+        });
     }
     let fitted: Vec<(f64, f64)> = tops
         .into_iter()

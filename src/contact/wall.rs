@@ -111,21 +111,15 @@ impl<const D: usize> Walls<D> {
                 }
                 let x = self.mesh.points()[v as usize];
                 tried.clear();
-                let mut best = (f64::INFINITY, NONE);
                 for &c in self.mesh.cells_of_node(v) {
                     for &u in self.mesh.cell(c) {
                         let f = self.closest[u as usize];
-                        if f == NONE || tried.contains(&f) {
-                            continue;
-                        }
-                        tried.push(f);
-                        let reached = self.descend(&x, f);
-                        if reached.0 < best.0 || (reached.0 == best.0 && reached.1 < best.1) {
-                            best = reached;
+                        if f != NONE && !tried.contains(&f) {
+                            tried.push(f);
                         }
                     }
                 }
-                best.1
+                self.nearest_by_descent(&x, tried.iter().copied()).1
             })
             .collect()
     }
@@ -168,23 +162,31 @@ impl<const D: usize> Walls<D> {
         // nodes nearest the floor and the one nearest the side wall may see x nearer the
         // floor's facet than the side wall's first facet): descend from each to facets sharing a
         // node while one is closer, and keep the nearest.
-        let mut best = (f64::INFINITY, NONE);
         let cell = self.mesh.cell(found.cell);
-        for (k, &v) in cell.iter().enumerate() {
+        let starts = cell.iter().enumerate().filter_map(|(k, &v)| {
             let f = self.closest[v as usize];
-            if f == NONE || cell[..k].iter().any(|&u| self.closest[u as usize] == f) {
-                continue;
-            }
-            let reached = self.descend(x, f);
-            if reached.0 < best.0 || (reached.0 == best.0 && reached.1 < best.1) {
-                best = reached;
-            }
-        }
+            (f != NONE && !cell[..k].iter().any(|&u| self.closest[u as usize] == f)).then_some(f)
+        });
+        let best = self.nearest_by_descent(x, starts);
         if best.1 == NONE {
             return Some((self.band, *x));
         }
         let w = math::closest_point_on_facet::<D>(x, &self.facets[best.1 as usize]);
         Some((best.0.min(self.band), w))
+    }
+
+    /// The nearest to `x` of the facets [`descend`](Self::descend) reaches from each of `starts`
+    /// (the lowest index among equals), with its distance; `(∞, NONE)` without a start.
+    fn nearest_by_descent(&self, x: &Point<D>, starts: impl Iterator<Item = u32>) -> (f64, u32) {
+        starts
+            .map(|f| self.descend(x, f))
+            .fold((f64::INFINITY, NONE), |best, reached| {
+                if reached.0 < best.0 || (reached.0 == best.0 && reached.1 < best.1) {
+                    reached
+                } else {
+                    best
+                }
+            })
     }
 
     /// From facet `f`, the facets sharing a node while one is nearer to `x`: the last one and
