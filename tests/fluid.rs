@@ -235,6 +235,7 @@ fn unsteady_navier_stokes_is_second_order_in_time() {
     for (scheme, convection) in [
         (Scheme::PressureCorrection, Convection::Extrapolated),
         (Scheme::PressureCorrection, Convection::Characteristics),
+        (Scheme::ProjectedCorrection, Convection::Characteristics),
     ] {
         println!("{scheme:?}, {convection:?}");
         let runs: Vec<_> = [0.1, 0.05, 0.025]

@@ -274,7 +274,9 @@ pub struct FluidSpec {
     /// pressure correction in rotational form; the default, and the only one with bodies) or
     /// `"monolithic"` (BDF2 with velocity and pressure solved together: no splitting error,
     /// stable at larger steps, about 2.4x the time per step in 2D; `"coupled"`, its former name,
-    /// is read as the same).
+    /// is read as the same) or `"projected-correction"` (the pressure correction with the step's
+    /// velocity projected onto the divergence-free fields, `D` more solves with the velocity mass
+    /// matrix a step: with bodies it holds where they move more than half a cell a step).
     pub scheme: Option<SchemeSpec>,
     /// How the fluid sees the bodies' boundaries: `"nodes"` (the velocity nodes inside a body
     /// move with it; first order in h, robust at any Reynolds number; the default) or
@@ -339,6 +341,8 @@ pub enum SchemeSpec {
     /// `"monolithic"` (also read from its former name, `"coupled"`).
     #[serde(alias = "coupled")]
     Monolithic,
+    /// `"projected-correction"`.
+    ProjectedCorrection,
 }
 
 /// A boundary lying on a circle (2D) or sphere (3D).

@@ -26,6 +26,13 @@
 //! ([`super::characteristics`]): the history `4ũ^k − ũ^{k−1}` is taken at the feet of the
 //! characteristics, the convection term drops out, the matrices are the same.
 //!
+//! [`Scheme::ProjectedCorrection`] keeps the splitting but not the elimination: the step ends with
+//! `u^{k+1} = ũ^{k+1} − (2Δt/3) M⁻¹ Bᵀ φ^{k+1}` (`D` more solves with the velocity mass matrix),
+//! the history is `u`, and `p̂ = p^k`. The eliminated form above holds only when the history is
+//! last step's `ũ` at the same nodes; a constraint that overwrites dofs between steps (the rigid
+//! bodies' capture and release, [`crate::sim::Immersed`]) breaks that, and `φ`'s share of `p̂`
+//! then reaches dofs it was never meant for (docs/theory.md, "The projected pressure correction").
+//!
 //! [`Scheme::Monolithic`] takes the same BDF2 step without splitting: `ũ^{k+1}` and `p^{k+1}` solve
 //! the momentum equation above with `∇p^{k+1}` in place of `∇p̂` together with `∇·u^{k+1} = 0`,
 //! one constant saddle-point system ([`super::monolithic`]).
@@ -96,6 +103,12 @@ pub enum Scheme {
     /// BDF2 with the velocity and the pressure solved together ([`MonolithicSystem`]): no splitting
     /// error, one solve with the larger saddle-point factor per step; no constraints.
     Monolithic,
+    /// The incremental pressure correction in its projected form: the step ends with the
+    /// divergence-free `u^{k+1} = ũ^{k+1} − (2Δt/3) ∇φ^{k+1}` (the velocity mass matrix solved,
+    /// `D` more solves a step), the history is `u`, and `p̂ = p^k`. Where the history is not the
+    /// last step's solution (the dofs a body captures and releases) the default's eliminated
+    /// form feeds the capture's divergence back through `φ`; this one does not.
+    ProjectedCorrection,
 }
 
 /// The largest relative residual a monolithic step accepts after its iterative refinement (which
@@ -175,6 +188,8 @@ pub struct Unsteady<const D: usize> {
     characteristics: Option<Characteristics<D>>,
     /// The monolithic system and its right-hand side and solution ([`Scheme::Monolithic`]).
     monolithic: Option<(MonolithicSystem, Vec<f64>, Vec<f64>)>,
+    /// The velocity mass matrix's solver ([`Scheme::ProjectedCorrection`]).
+    projection: Option<SpdSolver>,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -283,6 +298,7 @@ impl<const D: usize> Unsteady<D> {
             convection: Convection::Extrapolated,
             characteristics: None,
             monolithic: None,
+            projection: None,
             phi_fixed,
             pressure_load,
             boundary,
@@ -353,8 +369,21 @@ impl<const D: usize> Unsteady<D> {
     /// [`Scheme::Monolithic`] builds and factorises its matrix here. `Err` names what the
     /// factorisation refused.
     pub fn set_scheme(&mut self, scheme: Scheme) -> Result<(), FluidError> {
+        self.projection = match scheme {
+            Scheme::ProjectedCorrection => {
+                let start = Instant::now();
+                let method = match self.velocity_solver {
+                    SpdSolver::Direct(_) => SpdMethod::Direct,
+                    SpdSolver::Iterative(_) => SpdMethod::Iterative,
+                };
+                let solver = SpdSolver::with_method(&self.mass2, self.fixed.is_fixed(), (D, D == 3), method, None)?;
+                self.seconds.setup += start.elapsed().as_secs_f64();
+                Some(solver)
+            }
+            _ => None,
+        };
         self.monolithic = match scheme {
-            Scheme::PressureCorrection => None,
+            Scheme::PressureCorrection | Scheme::ProjectedCorrection => None,
             Scheme::Monolithic => {
                 let start = Instant::now();
                 let system = MonolithicSystem::new::<D>(
@@ -502,9 +531,11 @@ impl<const D: usize> Unsteady<D> {
         if self.monolithic.is_some() {
             w.gradient.fill(0.0);
         } else {
-            // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`.
+            // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`, or
+            // `p^k` in the projected form, whose history is already corrected.
+            let correction = if self.projection.is_some() { 0.0 } else { 1.0 };
             for (k, p) in w.p_hat.iter_mut().enumerate() {
-                *p = self.flow.pressure[k] + (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
+                *p = self.flow.pressure[k] + correction * (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
             }
             self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
         }
@@ -636,6 +667,25 @@ impl<const D: usize> Unsteady<D> {
         for k in 0..n1 {
             self.phi[k] = w.phi[(k, 0)];
             self.flow.pressure[k] += w.phi[(k, 0)] - self.nu * w.projected[(k, 0)];
+        }
+        if let Some(mass) = &mut self.projection {
+            // `u = ũ − (2Δt/3) M⁻¹ Bᵀφ`, the dofs with a condition kept.
+            let start = Instant::now();
+            self.divergence.mul_transpose(&self.phi, &mut w.gradient);
+            let fixed = self.fixed.is_fixed();
+            for d in 0..D {
+                for (k, &held) in fixed.iter().enumerate() {
+                    w.velocity[(k, d)] = if held { 0.0 } else { w.gradient[d * n2 + k] };
+                }
+            }
+            mass.solve_in_place(w.velocity.as_mut());
+            let scale = 2.0 * dt / 3.0;
+            for (k, u) in self.flow.velocity.iter_mut().enumerate() {
+                for d in 0..D {
+                    u[d] -= scale * w.velocity[(k, d)];
+                }
+            }
+            self.seconds.solve += start.elapsed().as_secs_f64();
         }
         self.time = t;
         self.steps += 1;

@@ -121,6 +121,7 @@ impl Case {
         let scheme = match spec.scheme {
             None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
             Some(SchemeSpec::Monolithic) => Scheme::Monolithic,
+            Some(SchemeSpec::ProjectedCorrection) => Scheme::ProjectedCorrection,
         };
         if f.frame.is_some() && !self.has_bodies() {
             return Err(self.invalid(

@@ -8,8 +8,8 @@
 //! `L` the mesh's diagonal (a free fall across the whole domain). A flow that became non-finite,
 //! a flow faster than `100 V`, or a body that leaves the domain faster than `10 V` has diverged:
 //! the error says so, at which step, and how far the bodies moved per step before it (the
-//! coupling holds below about half a cell per step, docs/validation.md "The collision law in a
-//! fluid"), where the body's exit alone would have blamed the contact. `V = 0` (no gravity, no
+//! default pressure correction holds the coupling below about half a cell per step, the projected
+//! one beyond, docs/validation.md "The collision law in a fluid"), where the body's exit alone would have blamed the contact. `V = 0` (no gravity, no
 //! boundary or body speed) turns the check off. Cost: one pass over the velocity dofs a step.
 
 use crate::body::{Dim, Kinematics, RigidBody};
@@ -143,8 +143,9 @@ impl Watch {
     fn diverged(&self, step: usize, time: f64, verb: &str, what: String) -> SimError {
         let advice = match self.cells.front() {
             Some(&c) if c > 0.45 => format!(
-                "{} steps before, a body moved {c:.2} cells per step (|U| Δt / h): the fluid–body coupling holds \
-                 below about half a cell per step; lower time.step",
+                "{} steps before, a body moved {c:.2} cells per step (|U| Δt / h): the default pressure correction \
+                 holds the fluid–body coupling below about half a cell per step; set fluid.scheme = \
+                 \"projected-correction\" (which held a disk at two cells a step) or lower time.step",
                 self.cells.len()
             ),
             _ => "lower time.step".into(),
