@@ -53,8 +53,8 @@ def main(run, image):
         ax.add_patch(Circle((x, z), RADIUS, color="tab:blue", alpha=0.25, lw=0))
     surface = sorted(tops.values())
     ax.plot([x for x, _ in surface], [z for _, z in surface], ".", color="k", ms=4, label="highest top per cell")
+    reach = 20.0  # the length of the drawn slopes
     for sign in (-1, 1):
-        reach = 20.0
         xs = [crest_x, crest_x + sign * reach]
         for theta, style, label in (
             (angle, "-", f"tumble: {angle:.1f}°"),

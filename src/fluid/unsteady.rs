@@ -366,26 +366,22 @@ impl<const D: usize> Unsteady<D> {
     }
 
     /// How the steps couple velocity and pressure ([`Scheme::PressureCorrection`] unless set);
-    /// [`Scheme::Monolithic`] builds and factorises its matrix here. `Err` names what the
+    /// [`Scheme::Monolithic`] builds and factorises its matrix here, [`Scheme::ProjectedCorrection`]
+    /// the velocity mass matrix (by the velocity solver's method). `Err` names what the
     /// factorisation refused.
     pub fn set_scheme(&mut self, scheme: Scheme) -> Result<(), FluidError> {
-        self.projection = match scheme {
+        let start = Instant::now();
+        (self.monolithic, self.projection) = match scheme {
+            Scheme::PressureCorrection => (None, None),
             Scheme::ProjectedCorrection => {
-                let start = Instant::now();
                 let method = match self.velocity_solver {
                     SpdSolver::Direct(_) => SpdMethod::Direct,
                     SpdSolver::Iterative(_) => SpdMethod::Iterative,
                 };
-                let solver = SpdSolver::with_method(&self.mass2, self.fixed.is_fixed(), (D, D == 3), method, None)?;
-                self.seconds.setup += start.elapsed().as_secs_f64();
-                Some(solver)
+                let mass = SpdSolver::with_method(&self.mass2, self.fixed.is_fixed(), (D, D == 3), method, None)?;
+                (None, Some(mass))
             }
-            _ => None,
-        };
-        self.monolithic = match scheme {
-            Scheme::PressureCorrection | Scheme::ProjectedCorrection => None,
             Scheme::Monolithic => {
-                let start = Instant::now();
                 let system = MonolithicSystem::new::<D>(
                     &self.velocity_matrix,
                     &self.divergence,
@@ -394,10 +390,10 @@ impl<const D: usize> Unsteady<D> {
                     lu_par(D),
                 )?;
                 let size = D * self.space.len() + self.flow.pressure.len();
-                self.seconds.setup += start.elapsed().as_secs_f64();
-                Some((system, vec![0.0; size], vec![0.0; size]))
+                (Some((system, vec![0.0; size], vec![0.0; size])), None)
             }
         };
+        self.seconds.setup += start.elapsed().as_secs_f64();
         Ok(())
     }
 

@@ -355,7 +355,7 @@ impl<const D: usize> FlowCase<D> {
             return Err(case.invalid(
                 "fluid.scheme",
                 "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
-                 [[bodies]] needs scheme = \"pressure-correction\" (the default)",
+                 [[bodies]] needs scheme = \"pressure-correction\" (the default) or \"projected-correction\"",
             ));
         }
         Ok(())

@@ -9,8 +9,9 @@
 //! a flow faster than `100 V`, or a body that leaves the domain faster than `10 V` has diverged:
 //! the error says so, at which step, and how far the bodies moved per step before it (the
 //! default pressure correction holds the coupling below about half a cell per step, the projected
-//! one beyond, docs/validation.md "The collision law in a fluid"), where the body's exit alone would have blamed the contact. `V = 0` (no gravity, no
-//! boundary or body speed) turns the check off. Cost: one pass over the velocity dofs a step.
+//! one beyond, docs/validation.md "The collision law in a fluid"), where the body's exit alone
+//! would have blamed the contact. `V = 0` (no gravity, no boundary or body speed) turns the check
+//! off. Cost: one pass over the velocity dofs a step.
 
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::math::{shown, Vector};
