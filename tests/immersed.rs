@@ -244,7 +244,7 @@ fn bad_bodies_are_refused_with_their_names() {
     };
     let message = error.to_string();
     assert!(
-        message.contains("`fluid.scheme`") && message.contains("needs scheme = \"pressure-correction\""),
+        message.contains("`fluid.scheme`") && message.contains("needs scheme = \"projected-correction\""),
         "{message}"
     );
 }

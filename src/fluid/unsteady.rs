@@ -365,6 +365,15 @@ impl<const D: usize> Unsteady<D> {
         self.convection = convection;
     }
 
+    /// How the steps couple velocity and pressure.
+    pub fn scheme(&self) -> Scheme {
+        match (&self.monolithic, &self.projection) {
+            (Some(_), _) => Scheme::Monolithic,
+            (None, Some(_)) => Scheme::ProjectedCorrection,
+            (None, None) => Scheme::PressureCorrection,
+        }
+    }
+
     /// How the steps couple velocity and pressure ([`Scheme::PressureCorrection`] unless set);
     /// [`Scheme::Monolithic`] builds and factorises its matrix here, [`Scheme::ProjectedCorrection`]
     /// the velocity mass matrix (by the velocity solver's method). `Err` names what the

@@ -118,7 +118,10 @@ impl Case {
                 ))
             }
         };
+        // With bodies the projected correction is the default: the plain one diverges where a
+        // body moves more than half a cell a step (docs/validation.md).
         let scheme = match spec.scheme {
+            None if self.has_bodies() => Scheme::ProjectedCorrection,
             None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
             Some(SchemeSpec::Monolithic) => Scheme::Monolithic,
             Some(SchemeSpec::ProjectedCorrection) => Scheme::ProjectedCorrection,
@@ -355,7 +358,7 @@ impl<const D: usize> FlowCase<D> {
             return Err(case.invalid(
                 "fluid.scheme",
                 "the bodies' constraint acts between the velocity step and the pressure correction: a case with \
-                 [[bodies]] needs scheme = \"pressure-correction\" (the default) or \"projected-correction\"",
+                 [[bodies]] needs scheme = \"projected-correction\" (the default with bodies) or \"pressure-correction\"",
             ));
         }
         Ok(())

@@ -335,6 +335,7 @@ where
             watch,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
+        watch.scheme(fluid.scheme());
         let (mut constraint, mut motion) = (0.0, 0.0);
         let zero = |_: &Point<D>, _: f64| Vector::<D>::zeros();
         // The contact of the step's start goes into the solve with the weight when one sub-step

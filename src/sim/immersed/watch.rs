@@ -14,6 +14,7 @@
 //! off. Cost: one pass over the velocity dofs a step.
 
 use crate::body::{Dim, Kinematics, RigidBody};
+use crate::fluid::Scheme;
 use crate::math::{shown, Vector};
 use crate::mesh::SimplexMesh;
 use crate::sim::SimError;
@@ -30,6 +31,9 @@ pub(super) struct Watch {
     fall: Option<(f64, f64)>,
     /// The bodies' largest `|U| Δt / h` over the last [`BACK`] steps, oldest first.
     cells: std::collections::VecDeque<f64>,
+    /// Whether the fluid runs the plain pressure correction, which holds the coupling only below
+    /// about half a cell a step.
+    plain: bool,
 }
 
 impl Watch {
@@ -38,7 +42,13 @@ impl Watch {
             given: 0.0,
             fall: None,
             cells: std::collections::VecDeque::with_capacity(BACK + 1),
+            plain: false,
         }
+    }
+
+    /// Takes in the scheme the fluid steps by (a library user may change it between steps).
+    pub(super) fn scheme(&mut self, scheme: Scheme) {
+        self.plain = scheme == Scheme::PressureCorrection;
     }
 
     /// Takes in the speeds of bodies entering the run.
@@ -143,10 +153,11 @@ impl Watch {
 
     fn diverged(&self, step: usize, time: f64, verb: &str, what: String) -> SimError {
         let advice = match self.cells.front() {
-            Some(&c) if c > 0.45 => format!(
-                "{} steps before, a body moved {c:.2} cells per step (|U| Δt / h): the default pressure correction \
+            Some(&c) if self.plain && c > 0.45 => format!(
+                "{} steps before, a body moved {c:.2} cells per step (|U| Δt / h): the plain pressure correction \
                  holds the fluid–body coupling below about half a cell per step; set fluid.scheme = \
-                 \"projected-correction\" (which held a disk at two cells a step) or lower time.step",
+                 \"projected-correction\" (the default with bodies, which held a disk at two cells a step) or \
+                 lower time.step",
                 self.cells.len()
             ),
             _ => "lower time.step".into(),
