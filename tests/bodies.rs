@@ -190,3 +190,46 @@ fn rotated_body_distance_matches_the_rotated_shape() {
     }
     assert!((body.mass - 2.0 * PI * 0.3 * 0.1).abs() < 1e-3 * body.mass);
 }
+
+/// The curvature tensor fitted at a body's surface nodes ([`BodyGeometry::curvature_near`]),
+/// projected on the tangent plane at the point asked (as the lubrication film does), against the
+/// exact one of an ellipse and an ellipsoid, `P ∇²F P / |∇F|` for `F = Σ x_a²/e_a² − 1`, at points
+/// all around them, nodes a twentieth of the smallest semi-axis apart: within 1 % of `1/r` on a
+/// circle and a sphere of radius `r` (measured 0.23 % and 0.48 %), within 3 % of the largest
+/// curvature on the ellipse (2:1) and the ellipsoid (2:1.33:1), where it varies between the point
+/// and its nearest node (measured 2.2 % and 1.6 %).
+#[test]
+fn curvature_fitted_at_the_nodes_matches_the_ellipsoids() {
+    fn for_dim<const D: usize>(semi: [f64; D]) -> f64 {
+        let smallest = semi.iter().copied().fold(f64::INFINITY, f64::min);
+        let h = smallest / 20.0;
+        let shape = Ellipsoid { semi_axes: semi };
+        let g = BodyGeometry::<D>::from_shape(&shape, h, 4.0 * h).unwrap();
+        let mut worst: f64 = 0.0;
+        let count = 60;
+        for k in 0..count {
+            let t = 2.0 * PI * (k as f64 + 0.3) / count as f64;
+            let u = PI * (k as f64 * 0.618_034 % 1.0) - PI / 2.0;
+            let unit: [f64; 3] = [t.cos() * u.cos(), t.sin() * u.cos(), u.sin()];
+            let dir: [f64; 3] = if D == 2 { [t.cos(), t.sin(), 0.0] } else { unit };
+            let x = Point::<D>::from_fn(|a, _| semi[a] * dir[a]);
+            let grad = tumble::math::Vector::<D>::from_fn(|a, _| 2.0 * x[a] / (semi[a] * semi[a]));
+            let n = grad.normalize();
+            let p = nalgebra::SMatrix::<f64, D, D>::identity() - n * n.transpose();
+            let hess =
+                nalgebra::SMatrix::<f64, D, D>::from_fn(|a, b| if a == b { 2.0 / (semi[a] * semi[a]) } else { 0.0 });
+            let exact = p * hess * p / grad.norm();
+            let largest = semi.iter().copied().fold(0.0, f64::max) / (smallest * smallest);
+            worst = worst.max((p * g.curvature_near(&x) * p - exact).norm() / largest);
+        }
+        worst
+    }
+    let (circle, sphere) = (for_dim::<2>([0.1, 0.1]), for_dim::<3>([0.1, 0.1, 0.1]));
+    let (ellipse, ellipsoid) = (for_dim::<2>([0.2, 0.1]), for_dim::<3>([0.15, 0.1, 0.075]));
+    println!(
+        "curvature error over the largest: circle {circle:.2e}, sphere {sphere:.2e}, ellipse {ellipse:.2e}, \
+         ellipsoid {ellipsoid:.2e}"
+    );
+    assert!(circle < 0.01 && sphere < 0.01, "{circle} {sphere}");
+    assert!(ellipse < 0.03 && ellipsoid < 0.03, "{ellipse} {ellipsoid}");
+}

@@ -11,11 +11,13 @@
 //! boundary encloses) and the axes of the shape's own frame.
 
 mod clusters;
+mod curvature;
 mod kinematics;
 mod lattice;
 mod surface;
 
 pub use clusters::Clusters;
+pub use curvature::node_curvatures;
 pub use kinematics::{Angular, Dim, Inertia, Kinematics, Rotation};
 pub use lattice::LatticeField;
 pub use surface::Surface;
@@ -64,6 +66,9 @@ pub struct BodyGeometry<const D: usize> {
     pub moments: Moments<D>,
     /// `max |p|` over the boundary nodes: the radius of the bounding sphere about `G`.
     pub radius: f64,
+    /// The surface's curvature tensor at each node (body frame; positive where convex), fitted
+    /// once ([`node_curvatures`]).
+    pub curvatures: Vec<SMatrix<f64, D, D>>,
     /// Where the shape's own origin is in the body frame (`−G` in the shape's frame).
     pub shape_origin: Point<D>,
 }
@@ -160,7 +165,9 @@ impl<const D: usize> BodyGeometry<D> {
             values,
             outside: band,
         };
+        let curvatures = curvature::node_curvatures(&surface);
         Ok(BodyGeometry {
+            curvatures,
             surface,
             clusters,
             field,
@@ -168,6 +175,27 @@ impl<const D: usize> BodyGeometry<D> {
             radius,
             shape_origin: -g,
         })
+    }
+}
+
+impl<const D: usize> BodyGeometry<D> {
+    /// The curvature tensor at the surface node nearest to `x` (body frame): the clusters whose
+    /// bounding sphere lies farther than the best node so far are skipped whole.
+    pub fn curvature_near(&self, x: &Point<D>) -> SMatrix<f64, D, D> {
+        let clusters = &self.clusters;
+        let (mut best, mut node) = (f64::INFINITY, None);
+        for c in 0..clusters.len() {
+            if (clusters.centres[c] - x).norm() - clusters.radii[c] > best {
+                continue;
+            }
+            for &k in clusters.nodes(c) {
+                let d = (self.surface.points[k as usize] - x).norm();
+                if d < best {
+                    (best, node) = (d, Some(k as usize));
+                }
+            }
+        }
+        node.map_or_else(SMatrix::<f64, D, D>::zeros, |k| self.curvatures[k])
     }
 }
 

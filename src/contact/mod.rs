@@ -21,6 +21,7 @@ mod dashpot;
 mod gap;
 mod host;
 mod law;
+pub mod lubrication;
 mod model;
 mod wall;
 
@@ -28,6 +29,7 @@ pub use collision::{Collision, Memory};
 pub use gap::{closest_contact, patch_contacts, Scratch};
 pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
+pub use lubrication::Lubrication;
 pub use model::{ContactError, ContactModel, ContactParameters};
 pub use wall::Walls;
 
