@@ -176,9 +176,7 @@ impl<const D: usize> BodyGeometry<D> {
             shape_origin: -g,
         })
     }
-}
 
-impl<const D: usize> BodyGeometry<D> {
     /// The curvature tensor at the surface node nearest to `x` (body frame): the clusters whose
     /// bounding sphere lies farther than the best node so far are skipped whole.
     pub fn curvature_near(&self, x: &Point<D>) -> SMatrix<f64, D, D> {

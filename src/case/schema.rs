@@ -271,13 +271,13 @@ pub struct FluidSpec {
     /// resolve the boundary layers, as around bodies moving fast through a fixed mesh).
     pub convection: Option<ConvectionSpec>,
     /// How unsteady runs couple velocity and pressure: `"pressure-correction"` (BDF2 incremental
-    /// pressure correction in rotational form; the default without bodies), `"monolithic"` (BDF2 with velocity
-    /// and pressure solved together: no splitting error, stable at larger steps, about 2.4x the
-    /// time per step in 2D, not with bodies; `"coupled"`, its former name, is read as the same)
-    /// or `"projected-correction"` (the pressure correction with the step's
-    /// velocity projected onto the divergence-free fields, `D` more solves with the velocity mass
-    /// matrix a step: with bodies it holds where they move more than half a cell a step; the
-    /// default with bodies).
+    /// pressure correction in rotational form; the default without bodies), `"monolithic"` (BDF2
+    /// with velocity and pressure solved together: no splitting error, stable at larger steps,
+    /// about 2.4x the time per step in 2D, not with bodies; `"coupled"`, its former name, is read
+    /// as the same) or `"projected-correction"` (the pressure correction with the step's velocity
+    /// projected onto the divergence-free fields, `D` more solves with the velocity mass matrix a
+    /// step: with bodies it holds where they move more than half a cell a step; the default with
+    /// bodies).
     pub scheme: Option<SchemeSpec>,
     /// How the fluid sees the bodies' boundaries: `"nodes"` (the velocity nodes inside a body
     /// move with it; first order in h, robust at any Reynolds number; the default) or

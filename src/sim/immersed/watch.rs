@@ -8,8 +8,8 @@
 //! `L` the mesh's diagonal (a free fall across the whole domain). A flow that became non-finite,
 //! a flow faster than `100 V`, or a body that leaves the domain faster than `10 V` has diverged:
 //! the error says so, at which step, and how far the bodies moved per step before it (the
-//! default pressure correction holds the coupling below about half a cell per step, the projected
-//! one beyond, docs/validation.md "The collision law in a fluid"), where the body's exit alone
+//! plain pressure correction holds the coupling below about half a cell per step, the projected
+//! one, the default with bodies, beyond; docs/validation.md "The collision law in a fluid"), where the body's exit alone
 //! would have blamed the contact. `V = 0` (no gravity, no boundary or body speed) turns the check
 //! off. Cost: one pass over the velocity dofs a step.
 
