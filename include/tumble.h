@@ -146,6 +146,15 @@ typedef struct TumbleWorldOptions {
   double friction;
   // The collision law's rolling resistance coefficient `μ_r`; NaN (the default): 0.
   double rolling;
+  // The lubrication film's viscosity `μ` (a host's fluid's); NaN (the default): no film. The
+  // film's three numbers are given together or not at all.
+  double lubrication_viscosity;
+  // The gap `h_c` below which the film's force is added, where the host's mesh stops
+  // resolving the film (about two cells); NaN (the default): no film.
+  double lubrication_cut;
+  // The roughness `h_r` (< `h_c`), below which the film's force stays the one at `h_r`; NaN
+  // (the default): no film.
+  double lubrication_roughness;
   // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
   // default) means `min(range/4, the body's smallest size/20)`, as case files do.
   double lattice_step;

@@ -9,7 +9,7 @@ use crate::status::{
     TumbleStatus,
 };
 use std::ffi::c_char;
-use tumble::contact::{ContactParameters, Law};
+use tumble::contact::{ContactParameters, Law, Lubrication};
 use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
 
 /// The contact force law (`theory.md`, "Contact").
@@ -40,6 +40,30 @@ pub(crate) fn law(law: TumbleLaw) -> Law {
 /// A number of the options, `None` for NaN (not given).
 pub(crate) fn given_number(x: f64) -> Option<f64> {
     (!x.is_nan()).then_some(x)
+}
+
+/// The film of `options`: none if its three numbers are NaN, an error if only some are.
+fn film(options: &TumbleWorldOptions) -> Result<Option<Lubrication>, Failure> {
+    let numbers = [
+        options.lubrication_viscosity,
+        options.lubrication_cut,
+        options.lubrication_roughness,
+    ];
+    match numbers.map(given_number) {
+        [None, None, None] => Ok(None),
+        [Some(viscosity), Some(cut), Some(roughness)] => Ok(Some(Lubrication {
+            viscosity,
+            cut,
+            roughness,
+        })),
+        _ => Err(Failure::new(
+            TumbleStatus::InvalidArgument,
+            format!(
+                "options.lubrication_viscosity, lubrication_cut and lubrication_roughness are given together or \
+                 not at all, got {numbers:?}"
+            ),
+        )),
+    }
 }
 
 /// A world's parameters; start from [`tumble_world_options_default`] and set at least `range`
@@ -73,6 +97,15 @@ pub struct TumbleWorldOptions {
     pub friction: f64,
     /// The collision law's rolling resistance coefficient `μ_r`; NaN (the default): 0.
     pub rolling: f64,
+    /// The lubrication film's viscosity `μ` (a host's fluid's); NaN (the default): no film. The
+    /// film's three numbers are given together or not at all.
+    pub lubrication_viscosity: f64,
+    /// The gap `h_c` below which the film's force is added, where the host's mesh stops
+    /// resolving the film (about two cells); NaN (the default): no film.
+    pub lubrication_cut: f64,
+    /// The roughness `h_r` (< `h_c`), below which the film's force stays the one at `h_r`; NaN
+    /// (the default): no film.
+    pub lubrication_roughness: f64,
     /// The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
     /// default) means `min(range/4, the body's smallest size/20)`, as case files do.
     pub lattice_step: f64,
@@ -99,6 +132,9 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
         duration: f64::NAN,
         friction: f64::NAN,
         rolling: f64::NAN,
+        lubrication_viscosity: f64::NAN,
+        lubrication_cut: f64::NAN,
+        lubrication_roughness: f64::NAN,
         lattice_step: 0.0,
         threads: 0,
     }
@@ -187,6 +223,7 @@ pub unsafe extern "C" fn tumble_world_new(
                 duration: given_number(given.duration),
                 friction: given_number(given.friction),
                 rolling: given_number(given.rolling),
+                lubrication: film(&given)?,
             },
             lattice_step: (given.lattice_step != 0.0).then_some(given.lattice_step),
             threads: (given.threads != 0).then_some(given.threads as usize),
@@ -203,6 +240,9 @@ pub unsafe extern "C" fn tumble_world_new(
             "duration",
             "friction",
             "rolling",
+            "lubrication_viscosity",
+            "lubrication_cut",
+            "lubrication_roughness",
             "lattice_step",
             "threads",
         ];

@@ -20,7 +20,9 @@ module tumble
         real(c_double) :: drag_linear, drag_angular
         integer(c_int) :: law
         real(c_double) :: range, stiffness, wall_stiffness, damping
-        real(c_double) :: restitution, duration, friction, rolling, lattice_step
+        real(c_double) :: restitution, duration, friction, rolling
+        real(c_double) :: lubrication_viscosity, lubrication_cut, lubrication_roughness
+        real(c_double) :: lattice_step
         integer(c_int32_t) :: threads
     end type
 

@@ -13,7 +13,7 @@ use numpy::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
-use tumble::contact::{ContactParameters, Law};
+use tumble::contact::{ContactParameters, Law, Lubrication};
 use tumble::dynamic::{self, ErrorKind, Primitive};
 
 create_exception!(
@@ -270,11 +270,12 @@ impl World {
     /// "patches" (repulsive: `stiffness` ε, force ∝ 1/ε, `wall_stiffness` ε_W, None:
     /// `stiffness`, `damping` a normal dashpot) or "collision" (`restitution` e, `duration` t_c,
     /// `friction` μ, `rolling` μ_r); `range` is ρ, the range of a repulsive force or where a
-    /// collision begins. `lattice_step` the spacing of each body's own field (None: min(ρ/4, its
+    /// collision begins. `lubrication` = (viscosity μ, cut h_c, roughness h_r) adds the film's
+    /// force below the gap h_c beside the law (None: no film). `lattice_step` the spacing of each body's own field (None: min(ρ/4, its
     /// smallest size/20)); `threads` the threads of a pool of the world's own (None: every core;
     /// the results do not depend on it).
     #[new]
-    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lattice_step = None, threads = None))]
+    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lattice_step = None, threads = None))]
     fn new(
         py: Python<'_>,
         dim: usize,
@@ -292,6 +293,7 @@ impl World {
         duration: Option<f64>,
         friction: Option<f64>,
         rolling: Option<f64>,
+        lubrication: Option<(f64, f64, f64)>,
         lattice_step: Option<f64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
@@ -305,6 +307,11 @@ impl World {
             duration,
             friction,
             rolling,
+            lubrication: lubrication.map(|(viscosity, cut, roughness)| Lubrication {
+                viscosity,
+                cut,
+                roughness,
+            }),
         };
         let options = dynamic::WorldOptions {
             gravity: gravity.unwrap_or_else(|| vec![0.0; dim]),

@@ -405,3 +405,26 @@ def test_the_collision_law_rebounds_at_its_restitution():
     assert abs(world.body(0)["velocity"][1] / 0.5 / 0.8 - 1.0) < 0.01
     with pytest.raises(ValueError, match="stiffness: is not a parameter of the collision law"):
         tumble.World(2, range=0.005, law="collision", restitution=0.8, duration=1e-3, stiffness=1e-6)
+
+
+def test_the_lubrication_film_slows_an_approach_as_its_closed_form_integrates():
+    # A steel disk coasting at 1 onto the floor through a film (μ = 6e-3, cut 0.02, roughness
+    # 1e-4) beside the collision law: at the gap h its speed is 1 − Φ(h)/m, with the film's work
+    # Φ(h) = C (2/√h − 3/√h_c + h/h_c^{3/2}), C = 3 √2 π μ a^{3/2} (docs/theory.md).
+    mu, a, cut = 6e-3, 0.1, 0.02
+    world = tumble.World(
+        2, range=1e-4, law="collision", restitution=0.9, duration=1e-3, lubrication=(mu, cut, 1e-4),
+        lattice_step=1e-3, domain=tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [40, 40]), wall_tags=[1, 2, 3, 4],
+    )
+    world.add_ellipsoid([a, a], 7.8, [1.0, a + 0.021])
+    world.set_body(0, velocity=[0.0, -1.0])
+    while world.body(0)["position"][1] - a > 0.002:
+        world.step(1e-4)
+    h = world.body(0)["position"][1] - a
+    c = 3.0 * math.sqrt(2.0) * math.pi * mu * a**1.5
+    work = c * (2.0 / math.sqrt(h) - 3.0 / math.sqrt(cut) + h / cut**1.5)
+    expected = 1.0 - work / (7.8 * math.pi * a * a)
+    speed = -world.body(0)["velocity"][1]
+    assert expected < 0.8 and abs((1.0 - speed) / (1.0 - expected) - 1.0) < 0.01
+    with pytest.raises(ValueError, match="lubrication_roughness: must be below the cut"):
+        tumble.World(2, range=1e-4, law="collision", restitution=0.9, duration=1e-3, lubrication=(mu, cut, cut))

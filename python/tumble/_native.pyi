@@ -112,6 +112,7 @@ class World:
         duration: Optional[float] = None,
         friction: Optional[float] = None,
         rolling: Optional[float] = None,
+        lubrication: Optional[Tuple[float, float, float]] = None,
         lattice_step: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> None: ...

@@ -5,6 +5,7 @@
 use super::schema::{BodySpec, InflowSpec};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
+use crate::contact::ContactModel;
 use crate::math::Vector;
 use crate::mesh::SimplexMesh;
 use crate::sim::{Simulation, SimulationState};
@@ -177,7 +178,7 @@ impl Case {
         let resolution = self.file.contact.as_ref().and_then(|c| c.resolution);
         let end = self.time()?.end;
         let domain = sim.walls.as_ref().map(|w| w.mesh());
-        self.inflows::<D>((sim.contact.model.range, resolution, end), domain, &sim.bodies)
+        self.inflows::<D>((&sim.contact.model, resolution, end), domain, &sim.bodies)
     }
 
     /// The case's `[[inflow]]` tables, built with the bodies' `range`, lattice `resolution` and
@@ -186,7 +187,7 @@ impl Case {
     /// not take.
     pub(super) fn inflows<const D: usize>(
         &self,
-        (range, resolution, end): (f64, Option<f64>, f64),
+        (contact, resolution, end): (&ContactModel, Option<f64>, f64),
         domain: Option<&SimplexMesh<D>>,
         bodies: &[RigidBody<D>],
     ) -> Result<Vec<Inflow<D>>, CaseError>
@@ -233,7 +234,7 @@ impl Case {
                 angular_velocity: None,
                 grid: None,
             };
-            let mut built = self.bodies::<D>(&[(at.clone(), template)], range, resolution, domain)?;
+            let mut built = self.bodies::<D>(&[(at.clone(), template)], contact, resolution, domain)?;
             let template = built.pop().expect("one spec, one body");
             let spread = match &spec.spread {
                 None => Vector::<D>::zeros(),

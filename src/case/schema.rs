@@ -222,12 +222,28 @@ pub struct ContactSpec {
     pub friction: Option<f64>,
     /// The collision law's rolling resistance coefficient `μ_r`; default 0.
     pub rolling: Option<f64>,
+    /// The lubrication film below the fluid mesh, beside the law; default none.
+    pub lubrication: Option<LubricationSpec>,
     /// The spacing of the bodies' distance-field lattices (length); default `range / 4`, and at
     /// most a twentieth of the smallest body's radius.
     pub resolution: Option<f64>,
     /// The broad-phase method (`brute`, `linked-cell`, `sweep`, `sorted-distance`, `hgrid`,
     /// `kdtree`, `auto`); default `auto`.
     pub broad_phase: Option<String>,
+}
+
+/// The lubrication film ([`crate::contact::lubrication`]): `lubrication = { cut = …, roughness = … }`.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LubricationSpec {
+    /// `h_c`, the gap below which the film's force is added (length): where the fluid mesh
+    /// stops resolving it, about two cells.
+    pub cut: f64,
+    /// `h_r`, the surfaces' roughness (length): below it the film's force stays the one at `h_r`.
+    pub roughness: f64,
+    /// `μ`, the film's viscosity: the `[fluid]`'s, and required only without a `[fluid]` (a dry
+    /// case's bodies in a liquid the mesh does not carry).
+    pub viscosity: Option<f64>,
 }
 
 /// Time stepping.

@@ -11,7 +11,9 @@
 //!    each body's centre of mass at the law's application points `a`: a repulsive law's from the
 //!    gap (and its dashpot's from the bodies' velocities, [`ContactModel::damping`]), the
 //!    collision law's from the gap, the velocities and each contact's springs
-//!    ([`collision`], whose [`Memory`] the solver keeps from step to step).
+//!    ([`collision`], whose [`Memory`] the solver keeps from step to step);
+//! 5. with a lubrication film, steps 3 and 4 again with the film's cut `h_c` for its own patches,
+//!    and the film's resistance against the bodies' approach at each ([`lubrication`]).
 //!
 //! Forces are summed serially in the order of the contacts, which does not depend on the number of
 //! threads, so neither do the results.
@@ -26,7 +28,7 @@ mod model;
 mod wall;
 
 pub use collision::{Collision, Memory};
-pub use gap::{closest_contact, patch_contacts, Scratch};
+pub use gap::{closest_contact, film_contacts, patch_contacts, Scratch};
 pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
 pub use lubrication::Lubrication;
@@ -85,6 +87,9 @@ where
     hints: Vec<u32>,
     /// The contacts found by the last call to [`forces`](Self::forces).
     pub contacts: Vec<Contact<D>>,
+    /// The lubrication films of the last call: one per patch of nodes within the film's cut
+    /// (empty without [`ContactModel::lubrication`]).
+    pub films: Vec<Contact<D>>,
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
     memory: Vec<Memory<D>>,
@@ -110,6 +115,7 @@ where
             near_wall: Vec::new(),
             hints: Vec::new(),
             contacts: Vec::new(),
+            films: Vec::new(),
             memory: Vec::new(),
             effects: Vec::new(),
             outside: None,
@@ -183,6 +189,9 @@ where
         // The collision law looks a step ahead, as far as the fastest body point moves.
         let fastest = || bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max);
         let cut = self.model.reach(fastest, dt);
+        let film_cut = self.model.film_reach(fastest, dt);
+        // The broad phase and the walls look as far as the law or the film does.
+        let search = cut.max(film_cut.unwrap_or(0.0));
         let detection = self.model.law.detection();
         let start = Instant::now();
         self.pairs.clear();
@@ -192,7 +201,7 @@ where
                 centre: b.position,
                 radius: b.geometry.radius,
             }));
-            self.broad.update(&self.spheres, cut)?;
+            self.broad.update(&self.spheres, search)?;
             self.broad.pairs(&mut self.pairs);
             self.pairs.sort_unstable();
         }
@@ -205,7 +214,7 @@ where
                 if d < 0.0 && self.outside.is_none() {
                     self.outside = Some(k as u32);
                 }
-                if d <= b.geometry.radius + cut {
+                if d <= b.geometry.radius + search {
                     self.near_wall.push(k as u32);
                 }
             }
@@ -213,14 +222,15 @@ where
         let t1 = Instant::now();
         self.times.broad += (t1 - start).as_secs_f64();
 
-        // Each thread folds its run of pairs into its own list with its own scratch buffers; the
-        // lists are joined in order, so the contacts come in the order of the pairs.
-        let mut contacts = self
+        // Each thread folds its run of pairs into its own lists (the law's contacts, the films')
+        // with its own scratch buffers; the lists are joined in order, so the contacts come in the
+        // order of the pairs.
+        let (mut contacts, mut films) = self
             .pairs
             .par_iter()
             .fold(
-                || (Vec::new(), Scratch::default()),
-                |(mut out, mut scratch), &(i, j)| {
+                || (Vec::new(), Vec::new(), Scratch::default()),
+                |(mut out, mut films, mut scratch), &(i, j)| {
                     let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
                     match detection {
                         Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
@@ -229,36 +239,47 @@ where
                             patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out);
                             keep_nearest_from(&mut out, first);
                         }
-                        Detection::AllPatches => patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out),
+                        Detection::AllPatches | Detection::Films => {
+                            patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out)
+                        }
                     }
-                    (out, scratch)
+                    if let Some(h) = film_cut {
+                        film_contacts(i, j, bi, bj, h, &mut scratch, &mut films);
+                    }
+                    (out, films, scratch)
                 },
             )
-            .map(|(out, _)| out)
-            .reduce(Vec::new, concatenate);
+            .map(|(out, films, _)| (out, films))
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |a, b| (concatenate(a.0, b.0), concatenate(a.1, b.1)),
+            );
         if let Some(w) = walls {
-            let (hints, model) = (&self.hints, &self.model);
-            let wall_contacts = self
+            let hints = &self.hints;
+            let (wall_contacts, wall_films) = self
                 .near_wall
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Scratch::default()),
-                    |(mut out, mut scratch), &i| {
+                    || (Vec::new(), Vec::new(), Scratch::default()),
+                    |(mut out, mut films, mut scratch), &i| {
+                        let body = (i, &bodies[i as usize]);
                         let mut hint = hints[i as usize];
-                        w.contacts(
-                            (i, &bodies[i as usize]),
-                            (model, cut),
-                            &mut hint,
-                            &mut scratch,
-                            &mut out,
-                        );
-                        (out, scratch)
+                        w.contacts(body, (detection, cut), &mut hint, &mut scratch, &mut out);
+                        if let Some(h) = film_cut {
+                            w.contacts(body, (Detection::Films, h), &mut hint, &mut scratch, &mut films);
+                        }
+                        (out, films, scratch)
                     },
                 )
-                .map(|(out, _)| out)
-                .reduce(Vec::new, concatenate);
+                .map(|(out, films, _)| (out, films))
+                .reduce(
+                    || (Vec::new(), Vec::new()),
+                    |a, b| (concatenate(a.0, b.0), concatenate(a.1, b.1)),
+                );
             contacts.extend(wall_contacts);
+            films.extend(wall_films);
         }
+        self.films = films;
         self.contacts = contacts;
         let t2 = Instant::now();
         self.times.distance += (t2 - t1).as_secs_f64();
@@ -284,6 +305,9 @@ where
                     dashpot::add_damping(&self.model, &self.contacts, bodies, force, torque);
                 }
             }
+        }
+        if let Some(film) = &self.model.lubrication {
+            lubrication::add_films(film, &self.films, bodies, dt, force, torque);
         }
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())

@@ -3,7 +3,7 @@
 //! force of a repulsive law and the largest stable time step.
 
 use super::collision::Collision;
-use super::{Contact, Law};
+use super::{Contact, Law, Lubrication};
 use crate::math::Vector;
 
 /// The contact parameters as a user gives them, each `None` when not given; the names are the
@@ -28,6 +28,8 @@ pub struct ContactParameters {
     pub friction: Option<f64>,
     /// The collision law's rolling resistance coefficient `μ_r` (default 0).
     pub rolling: Option<f64>,
+    /// The lubrication film below the mesh, beside any law (default none).
+    pub lubrication: Option<Lubrication>,
 }
 
 impl ContactParameters {
@@ -43,6 +45,7 @@ impl ContactParameters {
             duration: None,
             friction: None,
             rolling: None,
+            lubrication: None,
         }
     }
 
@@ -95,6 +98,9 @@ pub struct ContactModel {
     pub damping: f64,
     /// The collision law's parameters (`None` for the repulsive laws).
     pub collision: Option<Collision>,
+    /// The lubrication film added below the gap the fluid mesh resolves, beside the law
+    /// ([`super::lubrication`]); `None`: no film.
+    pub lubrication: Option<Lubrication>,
 }
 
 impl ContactModel {
@@ -102,9 +108,11 @@ impl ContactModel {
     /// positive; for `spec`, `glowinski` and `patches` a positive `stiffness` (and
     /// `wall_stiffness`), `damping` ≥ 0 and none of the collision law's parameters; for
     /// `collision` a `restitution` in (0, 1], a positive `duration`, `friction` and `rolling` ≥ 0,
-    /// and none of the repulsive laws' (its stiffness and damping follow from `e` and `t_c`).
+    /// and none of the repulsive laws' (its stiffness and damping follow from `e` and `t_c`);
+    /// a film's viscosity and cut positive, its roughness positive and below the cut.
     pub fn new(p: &ContactParameters) -> Result<ContactModel, ContactError> {
         let range = positive("range", p.range)?;
+        let lubrication = p.lubrication.map(checked_film).transpose()?;
         if p.law == Law::Collision {
             for (field, given) in [
                 ("stiffness", p.stiffness),
@@ -140,6 +148,7 @@ impl ContactModel {
                 wall_stiffness: 0.0,
                 damping: 0.0,
                 collision: Some(collision),
+                lubrication,
             });
         }
         for (field, given) in [
@@ -170,7 +179,24 @@ impl ContactModel {
             },
             damping: non_negative("damping", p.damping.unwrap_or(0.0))?,
             collision: None,
+            lubrication,
         })
+    }
+
+    /// How far from the bodies and the walls their distance fields reach: `2ρ` (the collision
+    /// law's look-ahead, [`Self::reach`]), or twice the film's cut if farther
+    /// ([`Self::film_reach`]).
+    pub fn band(&self) -> f64 {
+        let film = self.lubrication.map_or(0.0, |l| l.cut);
+        2.0 * self.range.max(film)
+    }
+
+    /// How far the films are looked for in a step `dt` of bodies whose points move at most at
+    /// `fastest`: `h_c + 2 fastest dt`, at most `2 h_c`, so that a film the step enters is
+    /// found and does its work over the gap the step crosses ([`super::lubrication`]); `None`
+    /// without a film.
+    pub fn film_reach(&self, fastest: impl FnOnce() -> f64, dt: f64) -> Option<f64> {
+        self.lubrication.map(|l| l.cut + (2.0 * fastest() * dt).min(l.cut))
     }
 
     /// How far from each other contacts are found in a step `dt` of bodies whose points move at
@@ -225,6 +251,24 @@ impl ContactModel {
         // The explicit dashpot's own limit, `c Δt / m < 2` (pairs: twice the damping).
         spring.min(moved / self.damping.max(f64::MIN_POSITIVE))
     }
+}
+
+/// The film `l` if its viscosity and cut are positive and its roughness positive and below the
+/// cut.
+fn checked_film(l: Lubrication) -> Result<Lubrication, ContactError> {
+    positive("lubrication_viscosity", l.viscosity)?;
+    positive("lubrication_cut", l.cut)?;
+    positive("lubrication_roughness", l.roughness)?;
+    if l.roughness >= l.cut {
+        return Err(ContactError {
+            field: "lubrication_roughness",
+            message: format!(
+                "must be below the cut ({}), got {}: the film acts between the two",
+                l.cut, l.roughness
+            ),
+        });
+    }
+    Ok(l)
 }
 
 /// `x` if positive and finite.

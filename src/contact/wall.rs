@@ -14,8 +14,8 @@
 //! walls' reach, and a body whose centre has done so has left the domain
 //! ([`Walls::opening_crossed`]).
 
-use super::gap::{centre_of_pressure, for_each_patch, Probe, Scratch};
-use super::{keep_nearest_from, Contact, ContactModel, Detection, WALL};
+use super::gap::{centre_of_pressure, for_each_patch, lowest_gap, Probe, Scratch};
+use super::{keep_nearest_from, Contact, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::fmm::topology::FacetNeighbours;
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
@@ -247,21 +247,20 @@ impl<const D: usize> Walls<D> {
         best
     }
 
-    /// The contacts of body `i` with the walls within the range `ρ` of `model`, found as its law
-    /// says ([`super::Law::detection`]): the closest boundary node, or one contact per connected
-    /// patch of nodes within `ρ` (or only the nearest patch) at the patch's centre of pressure (see
+    /// The contacts of body `i` with the walls within `cut`, found as `detection` says
+    /// ([`super::Law::detection`]): the closest boundary node, or one contact per connected patch
+    /// of nodes within `cut` (or only the nearest patch) at the patch's centre of pressure (see
     /// [`super::patch_contacts`]). `hint` is a cell near the body, updated.
     pub fn contacts(
         &self,
         (i, body): (u32, &RigidBody<D>),
-        (model, cut): (&ContactModel, f64),
+        (detection, cut): (Detection, f64),
         hint: &mut u32,
         scratch: &mut Scratch<D>,
         out: &mut Vec<Contact<D>>,
     ) where
         Dim<D>: Kinematics<D>,
     {
-        let detection = model.law.detection();
         let surface = &body.geometry.surface;
         let patches = detection != Detection::ClosestPoints;
         let first = out.len();
@@ -310,17 +309,19 @@ impl<const D: usize> Walls<D> {
             walls.extend(pairs.iter().map(|&(_, w)| w));
         }
         scratch.pairs = pairs;
-        let mut emit = |p: Probe<D>, w: Point<D>, xi: Point<D>, xw: Point<D>| {
-            let normal = ((p.local - w) * p.value.signum())
+        let normal_at = |p: &Probe<D>, w: &Point<D>| {
+            ((p.local - w) * p.value.signum())
                 .try_normalize(1e-300)
                 .or_else(|| (body.position - w).try_normalize(1e-300))
-                .unwrap_or_else(Vector::<D>::zeros);
+                .unwrap_or_else(Vector::<D>::zeros)
+        };
+        let mut emit = |gap: f64, normal: Vector<D>, xi: Point<D>, xw: Point<D>| {
             out.push(Contact {
                 i,
                 j: WALL,
                 point_i: xi,
                 point_j: xw,
-                gap: p.value,
+                gap,
                 normal,
             });
         };
@@ -335,11 +336,24 @@ impl<const D: usize> Walls<D> {
                     let on_body =
                         centre_of_pressure(members.iter().map(|&m| (near[m].local, near[m].value, area(m))), cut);
                     let on_wall = centre_of_pressure(members.iter().map(|&m| (walls[m], near[m].value, area(m))), cut);
-                    emit(p, walls[k], on_body.unwrap_or(p.local), on_wall.unwrap_or(walls[k]));
+                    let normal = normal_at(&p, &walls[k]);
+                    let gap = if detection == Detection::Films {
+                        // The body's curvature at its lowest node, in the world frame (the
+                        // wall's counts as flat).
+                        let curvature = rotation * body.geometry.curvatures[p.node as usize] * rotation.transpose();
+                        let ring = surface.neighbours(p.node).iter().filter_map(|&v| {
+                            let m = near.binary_search_by_key(&v, |q| q.node).ok()?;
+                            Some((near[m].local, near[m].value))
+                        });
+                        lowest_gap((&p.local, p.value), ring, &normal, &curvature)
+                    } else {
+                        p.value
+                    };
+                    emit(gap, normal, on_body.unwrap_or(p.local), on_wall.unwrap_or(walls[k]));
                 },
             );
         } else if let Some((p, w)) = best {
-            emit(p, w, p.local, w);
+            emit(p.value, normal_at(&p, &w), p.local, w);
         }
         if detection == Detection::NearestPatch {
             keep_nearest_from(out, first);

@@ -552,9 +552,9 @@ where
         let (Some(position), Some(rotation)) = pose::<D>(Some(position), Some(orientation))? else {
             unreachable!("both were given")
         };
-        let range = self.sim.contact.model.range;
-        let h = self.lattice_step.unwrap_or(default_lattice_step(range, feature));
-        let geometry = build(h, 2.0 * range).map_err(Error::failed)?;
+        let model = &self.sim.contact.model;
+        let h = self.lattice_step.unwrap_or(default_lattice_step(model.range, feature));
+        let geometry = build(h, model.band()).map_err(Error::failed)?;
         let index = self.sim.bodies.len();
         let mut body = RigidBody::new(&format!("body{index}"), Arc::new(geometry), density, position);
         body.rotation = rotation;
@@ -573,7 +573,7 @@ where
         if self.sim.walls.is_none() {
             if let Some((mesh, tags)) = &self.domain {
                 let reach = self.sim.bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max)
-                    + 2.0 * self.sim.contact.model.range;
+                    + self.sim.contact.model.band();
                 self.sim.walls = Some(Walls::from_markers(mesh.clone(), tags, reach).map_err(Error::failed)?);
             }
         }

@@ -3,6 +3,7 @@
 use super::super::schema::{self, AngularSpec, BodySpec, ShapeSpec};
 use super::super::{Case, CaseError};
 use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
+use crate::contact::ContactModel;
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
 use std::collections::HashMap;
@@ -14,7 +15,7 @@ impl Case {
     pub(in crate::case) fn bodies<const D: usize>(
         &self,
         specs: &[(String, BodySpec)],
-        range: f64,
+        contact: &ContactModel,
         resolution: Option<f64>,
         domain: Option<&SimplexMesh<D>>,
     ) -> Result<Vec<RigidBody<D>>, CaseError>
@@ -51,13 +52,13 @@ impl Case {
             if shape.is_some() {
                 fits(field("shape"), extent)?;
             }
-            let h = resolution.unwrap_or(default_lattice_step(range, feature));
+            let h = resolution.unwrap_or(default_lattice_step(contact.range, feature));
             let key = format!("{:?} h={h:e}", spec.shape);
             let geometry = match shared.get(&key) {
                 Some(g) => g.clone(),
                 None => {
                     let built = match shape {
-                        Some(s) => BodyGeometry::from_shape(s.as_ref(), h, 2.0 * range),
+                        Some(s) => BodyGeometry::from_shape(s.as_ref(), h, contact.band()),
                         None => {
                             let file = match &spec.shape {
                                 ShapeSpec::Mesh { file } => file.as_str(),
@@ -69,7 +70,7 @@ impl Case {
                             let centre = points.iter().fold(Point::<D>::zeros(), |s, p| s + p) / points.len() as f64;
                             let extent = points.iter().map(|p| (p - centre).norm()).fold(0.0, f64::max);
                             fits(field("shape.file"), extent)?;
-                            BodyGeometry::from_mesh(&mesh, h, 2.0 * range)
+                            BodyGeometry::from_mesh(&mesh, h, contact.band())
                         }
                     };
                     let g = Arc::new(built.map_err(|cause| match cause {
@@ -90,7 +91,7 @@ impl Case {
                                 key,
                                 format!(
                                     "body '{name}': {e}; this lattice holds its distance field, spacing {spacing}, \
-                                     over the body and 2·range around it: {hint}"
+                                     over the body and 2·range (or the film's cut) around it: {hint}"
                                 ),
                             )
                         }

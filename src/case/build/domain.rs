@@ -11,7 +11,7 @@ impl Case {
         &self,
         mesh: SimplexMesh<D>,
         default_walls: Vec<String>,
-        range: f64,
+        band: f64,
         bodies: &[RigidBody<D>],
     ) -> Result<Walls<D>, CaseError>
     where
@@ -27,7 +27,7 @@ impl Case {
             return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
         }
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + 2.0 * range;
+        let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + band;
         Walls::new(mesh, &refs, reach).map_err(|cause| CaseError::Walls {
             file: self.path.clone(),
             cause: Box::new(cause),

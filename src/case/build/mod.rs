@@ -19,11 +19,11 @@ pub(super) use flow::Measured;
 pub use flow::{FlowCase, Report};
 
 use super::inflow::Inflow;
-use super::schema::BodySpec;
+use super::schema::{self, BodySpec};
 use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::broad::sets::method;
-use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law};
+use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law, Lubrication};
 use crate::math::Vector;
 use crate::sim::{Drag, Following, Simulation};
 
@@ -90,6 +90,35 @@ impl Case {
         })
     }
 
+    /// The film of `[contact] lubrication`, with the `[fluid]`'s viscosity (or its own, without a
+    /// fluid).
+    fn lubrication(&self, c: &schema::ContactSpec) -> Result<Option<Lubrication>, CaseError> {
+        let Some(l) = c.lubrication else {
+            return Ok(None);
+        };
+        let viscosity = match (&self.file.fluid, l.viscosity) {
+            (Some(_), Some(_)) => {
+                return Err(self.invalid(
+                    "contact.lubrication.viscosity",
+                    "the film's viscosity is the [fluid]'s: remove it",
+                ))
+            }
+            (Some(f), None) => f.viscosity,
+            (None, Some(mu)) => mu,
+            (None, None) => {
+                return Err(self.invalid(
+                    "contact.lubrication.viscosity",
+                    "is missing: a case without a [fluid] gives the film's viscosity here",
+                ))
+            }
+        };
+        Ok(Some(Lubrication {
+            viscosity,
+            cut: l.cut,
+            roughness: l.roughness,
+        }))
+    }
+
     /// The simulation of [`Self::simulation`] and the case's `[[inflow]]` tables.
     pub(in crate::case) fn parts<const D: usize>(&self) -> Result<(Simulation<D>, Vec<Inflow<D>>), CaseError>
     where
@@ -118,9 +147,14 @@ impl Case {
             duration: c.duration,
             friction: c.friction,
             rolling: c.rolling,
+            lubrication: self.lubrication(c)?,
         })
-        .map_err(|e| self.invalid(format!("contact.{}", e.field), e.message))?;
-        let range = model.range;
+        .map_err(|e| {
+            // The film's arguments are `lubrication_cut`, …; its keys `lubrication.cut`, ….
+            let key = e.field.replacen("lubrication_", "lubrication.", 1);
+            self.invalid(format!("contact.{key}"), e.message)
+        })?;
+        let band = model.band();
         let broad_name = c.broad_phase.as_deref().unwrap_or("auto");
         let broad = method::<D>(broad_name).ok_or_else(|| {
             self.invalid(
@@ -167,7 +201,7 @@ impl Case {
             None => Drag::default(),
         };
         let domain = match &f.domain {
-            Some(d) => Some(self.domain_mesh::<D>(d, 2.0 * range)?),
+            Some(d) => Some(self.domain_mesh::<D>(d, band)?),
             None => None,
         };
         let specs: Vec<(String, BodySpec)> = f
@@ -176,13 +210,13 @@ impl Case {
             .enumerate()
             .map(|(k, b)| (format!("bodies[{k}]"), b.clone()))
             .collect();
-        let bodies = self.bodies::<D>(&specs, range, c.resolution, domain.as_ref().map(|(m, _)| m))?;
+        let bodies = self.bodies::<D>(&specs, &model, c.resolution, domain.as_ref().map(|(m, _)| m))?;
         let mesh = domain.as_ref().map(|(m, _)| m);
-        let inflows = self.inflows::<D>((range, c.resolution, time.end), mesh, &bodies)?;
+        let inflows = self.inflows::<D>((&model, c.resolution, time.end), mesh, &bodies)?;
         let templates: Vec<RigidBody<D>> = inflows.iter().map(|i| i.template().clone()).collect();
         let walls = match domain {
             Some((mesh, default_walls)) => {
-                Some(self.walls::<D>(mesh, default_walls, range, &[&bodies[..], &templates].concat())?)
+                Some(self.walls::<D>(mesh, default_walls, band, &[&bodies[..], &templates].concat())?)
             }
             None => None,
         };
