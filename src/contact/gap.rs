@@ -155,24 +155,9 @@ pub fn patch_contacts<const D: usize>(
     patches(i, j, (bi, bj), (cut, false), scratch, out);
 }
 
-/// The lubrication films between bodies `i` and `j` within `cut`: [`patch_contacts`]' patches
-/// with each gap refined below the patch's lowest node ([`lowest_gap`]).
-pub fn film_contacts<const D: usize>(
-    i: u32,
-    j: u32,
-    bi: &RigidBody<D>,
-    bj: &RigidBody<D>,
-    cut: f64,
-    scratch: &mut Scratch<D>,
-    out: &mut Vec<Contact<D>>,
-) where
-    Dim<D>: Kinematics<D>,
-{
-    patches(i, j, (bi, bj), (cut, true), scratch, out);
-}
-
-/// [`patch_contacts`], with the gaps refined if `refine`.
-fn patches<const D: usize>(
+/// [`patch_contacts`], with the gaps refined below each patch's lowest node if `refine` (the
+/// lubrication films', [`lowest_gap`]).
+pub(super) fn patches<const D: usize>(
     i: u32,
     j: u32,
     (bi, bj): (&RigidBody<D>, &RigidBody<D>),
@@ -214,10 +199,7 @@ fn patches<const D: usize>(
                 let on_i = best.local + local_normal * best.value;
                 let k =
                     bi.geometry.curvature_near(&on_i) + m * bj.geometry.curvatures[best.node as usize] * m.transpose();
-                let ring = surface.neighbours(best.node).iter().filter_map(|&v| {
-                    let k = near.binary_search_by_key(&v, |p| p.node).ok()?;
-                    Some((near[k].local, near[k].value))
-                });
+                let ring = ring_of(&near, surface.neighbours(best.node));
                 lowest_gap((&best.local, best.value), ring, &local_normal, &k)
             } else {
                 best.value
@@ -233,6 +215,17 @@ fn patches<const D: usize>(
         },
     );
     scratch.near = near;
+}
+
+/// The probes of `near` (sorted by node) at the nodes `neighbours`: their points and values.
+pub(super) fn ring_of<'a, const D: usize>(
+    near: &'a [Probe<D>],
+    neighbours: &'a [u32],
+) -> impl Iterator<Item = (Point<D>, f64)> + 'a {
+    neighbours.iter().filter_map(|&v| {
+        let k = near.binary_search_by_key(&v, |p| p.node).ok()?;
+        Some((near[k].local, near[k].value))
+    })
 }
 
 /// The smallest gap of a patch, below its lowest node `x₀` (value `d₀`): the gap between two

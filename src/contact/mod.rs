@@ -28,7 +28,7 @@ mod model;
 mod wall;
 
 pub use collision::{Collision, Memory};
-pub use gap::{closest_contact, film_contacts, patch_contacts, Scratch};
+pub use gap::{closest_contact, patch_contacts, Scratch};
 pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
 pub use lubrication::Lubrication;
@@ -244,7 +244,7 @@ where
                         }
                     }
                     if let Some(h) = film_cut {
-                        film_contacts(i, j, bi, bj, h, &mut scratch, &mut films);
+                        gap::patches(i, j, (bi, bj), (h, true), &mut scratch, &mut films);
                     }
                     (out, films, scratch)
                 },

@@ -14,7 +14,7 @@
 //! walls' reach, and a body whose centre has done so has left the domain
 //! ([`Walls::opening_crossed`]).
 
-use super::gap::{centre_of_pressure, for_each_patch, lowest_gap, Probe, Scratch};
+use super::gap::{centre_of_pressure, for_each_patch, lowest_gap, ring_of, Probe, Scratch};
 use super::{keep_nearest_from, Contact, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::fmm::topology::FacetNeighbours;
@@ -341,10 +341,7 @@ impl<const D: usize> Walls<D> {
                         // The body's curvature at its lowest node, in the world frame (the
                         // wall's counts as flat).
                         let curvature = rotation * body.geometry.curvatures[p.node as usize] * rotation.transpose();
-                        let ring = surface.neighbours(p.node).iter().filter_map(|&v| {
-                            let m = near.binary_search_by_key(&v, |q| q.node).ok()?;
-                            Some((near[m].local, near[m].value))
-                        });
+                        let ring = ring_of(&near, surface.neighbours(p.node));
                         lowest_gap((&p.local, p.value), ring, &normal, &curvature)
                     } else {
                         p.value
