@@ -1,7 +1,8 @@
 """A sphere settling onto a wall at Re << 1 against Brenner's (1961) exact series.
 
-Reads the `bodies.csv` of runs of `cases/sphere_wall_*.toml`-like cases (a sphere of radius a
-settling along the axis of a cylinder of radius R onto its bottom at z = 0) and compares the
+Reads the `bodies.csv` of runs of a sphere of radius a settling along the axis of a cylinder of
+radius R onto its bottom at z = 0 (meshes/sphere_wall.geo; the case is described in
+docs/validation.md, "The lubrication film") and compares the
 drag factor the run shows, beta = (rho_s - rho_f) V g / (6 pi mu a U), with Brenner's beta(h) for
 the wall plus the cylinder's own, Haberman & Sayre's (1958) factor K(a/R) less one (the first
 reflections add). Usage:

@@ -90,6 +90,10 @@ where
     /// The lubrication films of the last call: one per patch of nodes within the film's cut
     /// (empty without [`ContactModel::lubrication`]).
     pub films: Vec<Contact<D>>,
+    /// The films' force on each body at the last call (zero without a film).
+    pub film_force: Vec<Vector<D>>,
+    /// The films' torque on each body at the last call.
+    pub film_torque: Vec<Angular<D>>,
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
     memory: Vec<Memory<D>>,
@@ -116,6 +120,8 @@ where
             hints: Vec::new(),
             contacts: Vec::new(),
             films: Vec::new(),
+            film_force: Vec::new(),
+            film_torque: Vec::new(),
             memory: Vec::new(),
             effects: Vec::new(),
             outside: None,
@@ -175,9 +181,11 @@ where
     }
 
     /// Finds the contacts of `bodies` (and with `walls`) and writes each body's contact force and
-    /// torque into `force` and `torque` (overwritten). `dt` is the step the forces will be held
-    /// over: the collision law's springs stretch by the contacts' sliding and rolling over it (0:
-    /// forces looked at without a step).
+    /// torque into `force` and `torque` (overwritten): the law's and the lubrication film's (the
+    /// latter also into [`Self::film_force`] and [`Self::film_torque`]). `dt` is the step the
+    /// forces will be held over: the collision law's springs stretch by the contacts' sliding
+    /// and rolling over it, and the film does its work over the gap it crosses (0: forces looked
+    /// at without a step).
     pub fn forces(
         &mut self,
         bodies: &[RigidBody<D>],
@@ -185,6 +193,86 @@ where
         dt: f64,
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
+    ) -> Result<(), BroadError> {
+        self.detect(bodies, walls, dt, true)?;
+        let t2 = Instant::now();
+        match &self.model.collision {
+            Some(law) => collision::collide(
+                law,
+                self.model.range,
+                &self.contacts,
+                bodies,
+                dt,
+                &mut self.memory,
+                &mut self.effects,
+                force,
+                torque,
+            ),
+            None => {
+                self.centres.clear();
+                self.centres
+                    .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
+                accumulate(&self.model, &self.contacts, &self.centres, force, torque);
+                if self.model.damping > 0.0 {
+                    dashpot::add_damping(&self.model, &self.contacts, bodies, force, torque);
+                }
+            }
+        }
+        self.add_films(bodies, dt);
+        for (f, g) in force.iter_mut().zip(&self.film_force) {
+            *f += g;
+        }
+        for (t, g) in torque.iter_mut().zip(&self.film_torque) {
+            *t += *g;
+        }
+        self.times.forces += t2.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The lubrication film's force and torque on every body alone, into [`Self::film_force`]
+    /// and [`Self::film_torque`], held over a step `dt`; the law's contacts and springs are left
+    /// as they are. For a coupling that puts the film into the fluid's solve and sub-steps the
+    /// law ([`crate::sim::immersed`]).
+    pub fn film_forces(
+        &mut self,
+        bodies: &[RigidBody<D>],
+        walls: Option<&Walls<D>>,
+        dt: f64,
+    ) -> Result<(), BroadError> {
+        self.detect(bodies, walls, dt, false)?;
+        let t2 = Instant::now();
+        self.add_films(bodies, dt);
+        self.times.forces += t2.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The films' forces of the last detection into [`Self::film_force`] and
+    /// [`Self::film_torque`] (zero without a film).
+    fn add_films(&mut self, bodies: &[RigidBody<D>], dt: f64) {
+        self.film_force.clear();
+        self.film_force.resize(bodies.len(), Vector::<D>::zeros());
+        self.film_torque.clear();
+        self.film_torque.resize(bodies.len(), <Dim<D> as Kinematics<D>>::zero());
+        if let Some(film) = &self.model.lubrication {
+            lubrication::add_films(
+                film,
+                &self.films,
+                bodies,
+                dt,
+                &mut self.film_force,
+                &mut self.film_torque,
+            );
+        }
+    }
+
+    /// Steps 1–3: the candidate pairs and the bodies near the walls, then the law's contacts
+    /// (if `law`) and the films (with a film).
+    fn detect(
+        &mut self,
+        bodies: &[RigidBody<D>],
+        walls: Option<&Walls<D>>,
+        dt: f64,
+        law: bool,
     ) -> Result<(), BroadError> {
         // The collision law looks a step ahead, as far as the fastest body point moves.
         let fastest = || bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max);
@@ -233,6 +321,7 @@ where
                 |(mut out, mut films, mut scratch), &(i, j)| {
                     let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
                     match detection {
+                        _ if !law => {}
                         Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
                         Detection::NearestPatch => {
                             let first = out.len();
@@ -264,7 +353,9 @@ where
                     |(mut out, mut films, mut scratch), &i| {
                         let body = (i, &bodies[i as usize]);
                         let mut hint = hints[i as usize];
-                        w.contacts(body, (detection, cut), &mut hint, &mut scratch, &mut out);
+                        if law {
+                            w.contacts(body, (detection, cut), &mut hint, &mut scratch, &mut out);
+                        }
                         if let Some(h) = film_cut {
                             w.contacts(body, (Detection::Films, h), &mut hint, &mut scratch, &mut films);
                         }
@@ -280,36 +371,10 @@ where
             films.extend(wall_films);
         }
         self.films = films;
-        self.contacts = contacts;
-        let t2 = Instant::now();
-        self.times.distance += (t2 - t1).as_secs_f64();
-
-        match &self.model.collision {
-            Some(law) => collision::collide(
-                law,
-                self.model.range,
-                &self.contacts,
-                bodies,
-                dt,
-                &mut self.memory,
-                &mut self.effects,
-                force,
-                torque,
-            ),
-            None => {
-                self.centres.clear();
-                self.centres
-                    .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
-                accumulate(&self.model, &self.contacts, &self.centres, force, torque);
-                if self.model.damping > 0.0 {
-                    dashpot::add_damping(&self.model, &self.contacts, bodies, force, torque);
-                }
-            }
+        if law {
+            self.contacts = contacts;
         }
-        if let Some(film) = &self.model.lubrication {
-            lubrication::add_films(film, &self.films, bodies, dt, force, torque);
-        }
-        self.times.forces += t2.elapsed().as_secs_f64();
+        self.times.distance += t1.elapsed().as_secs_f64();
         Ok(())
     }
 }

@@ -341,9 +341,16 @@ where
         // The contact of the step's start goes into the solve with the weight when one sub-step
         // resolves it; a stiffer contact, sub-stepped, changes too much within the step for its
         // start to stand for it (a tripole hitting the floor went through it), and stays explicit.
+        // The lubrication film goes into the solve in any case: at Stokes numbers of order one
+        // the fluid's viscous answer to a force is faster than a step, and a film held only by
+        // the body's inertia over sub-steps cut a settling sphere's speed threefold where its
+        // force was a twentieth of the weight (docs/validation.md, "The lubrication film").
         let implicit_contact = *substeps == 1;
+        let films = bodies.contact.model.lubrication.is_some();
         if implicit_contact {
             bodies.contact_forces(dt)?;
+        } else if films {
+            bodies.contact.film_forces(&bodies.bodies, bodies.walls.as_ref(), dt)?;
         }
         let n = bodies.bodies.len();
         loads.resize(
@@ -359,6 +366,8 @@ where
             let b = &bodies.bodies[k];
             *c = if implicit_contact {
                 (bodies.force[k], bodies.torque[k])
+            } else if films {
+                (bodies.contact.film_force[k], bodies.contact.film_torque[k])
             } else {
                 (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero())
             };

@@ -8,11 +8,11 @@
 //! ```
 //!
 //! `W = (ρ_s − ρ_f)|B| g` the buoyancy-corrected weight, `J_w` the unit-density inertia in the
-//! lab, `(F_c⁰, T_c⁰)` the contact of the step's start that the solve was loaded with (zero with
-//! several sub-steps) and `(P, L)` the momentum over `ρ_f` that the last projection gave the dofs
+//! lab, `(F_c⁰, T_c⁰)` the contact of the step's start that the solve was loaded with (with
+//! several sub-steps, only the lubrication film's: [`crate::contact::lubrication`]) and `(P, L)` the momentum over `ρ_f` that the last projection gave the dofs
 //! the body captured. Then `ρ_s |B| dU/dt = F_h + W + F_c`, `I dω/dt = T_h + T_c − ω × I ω` by
 //! symplectic Euler over `n` sub-steps of `δ = Δt/n`, `F_h` and `T_h` held and the contact
-//! `(F_c, T_c)` recomputed at each: `U ← U + δ (F_h + W + F_c)/m`, `ω ← ω + δ ω̇`, `G ← G + δ U`,
+//! `(F_c, T_c)` recomputed at each (the law's; the film's held at the loaded one): `U ← U + δ (F_h + W + F_c)/m`, `ω ← ω + δ ω̇`, `G ← G + δ U`,
 //! `R ← exp(δ ω) R`. Cost: `O(bodies)` a sub-step, and the contact forces.
 
 use super::fit::Fit;
@@ -23,9 +23,9 @@ use rayon::prelude::*;
 
 /// Step 2: the hydrodynamic forces from the fitted motions, then Newton–Euler over `substeps`.
 /// The fitted motions answer the weight and, with one sub-step, the contact force of the step's
-/// start (`loaded`, in the solve's right-hand side; zero with several sub-steps), so both are
-/// taken out of the hydrodynamic force: the contact then moves the body with the fluid's added
-/// mass and drag, implicitly.
+/// start (`loaded`, in the solve's right-hand side; with several sub-steps the film's alone), so
+/// both are taken out of the hydrodynamic force: the contact then moves the body with the
+/// fluid's added mass and drag, implicitly.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn advance<const D: usize>(
     sim: &mut Simulation<D>,
@@ -63,8 +63,14 @@ where
     let g = sim.gravity;
     for _ in 0..substeps {
         // With one sub-step its contact is the step's start's, computed and loaded already.
+        // With several, the law's is recomputed and the film's stays the loaded one.
         if substeps > 1 {
             sim.contact_forces(delta)?;
+            let film = (&sim.contact.film_force, &sim.contact.film_torque);
+            for (k, (f, t)) in sim.force.iter_mut().zip(sim.torque.iter_mut()).enumerate() {
+                *f += loaded[k].0 - film.0[k];
+                *t += loaded[k].1 - film.1[k];
+            }
         }
         sim.bodies
             .par_iter_mut()
