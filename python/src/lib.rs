@@ -271,9 +271,9 @@ impl World {
     /// `stiffness`, `damping` a normal dashpot) or "collision" (`restitution` e, `duration` t_c,
     /// `friction` μ, `rolling` μ_r); `range` is ρ, the range of a repulsive force or where a
     /// collision begins. `lubrication` = (viscosity μ, cut h_c, roughness h_r) adds the film's
-    /// force below the gap h_c beside the law (None: no film). `lattice_step` the spacing of each body's own field (None: min(ρ/4, its
-    /// smallest size/20)); `threads` the threads of a pool of the world's own (None: every core;
-    /// the results do not depend on it).
+    /// force below the gap h_c beside the law (None: no film). `lattice_step` the spacing of each
+    /// body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of a pool of
+    /// the world's own (None: every core; the results do not depend on it).
     #[new]
     #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lattice_step = None, threads = None))]
     fn new(

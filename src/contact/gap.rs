@@ -236,8 +236,8 @@ pub(super) fn ring_of<'a, const D: usize>(
 /// the whole film near the roughness. With `K` known, `d − ½ tᵀ K t = c + gᵀ t` is linear in `c`
 /// and `g = −K t*` over the ring of nodes around `x₀` (`t` their offsets on the tangent plane),
 /// fitted by least squares: `h₀ = c − ½ gᵀ K⁻¹ g`, kept between `d₀ − ½ k_max s_max²` (the
-/// paraboloid below the ring, `k_max` bounded by `|K|`) and `d₀`. Too few nodes, or a singular fit: `d₀`. Cost: one
-/// `D × D` solve.
+/// paraboloid below the ring, `k_max` bounded by `|K|`) and `d₀`. Too few nodes, or a singular
+/// fit: `d₀`. Cost: two `D × D` inverses, no allocation.
 pub(super) fn lowest_gap<const D: usize>(
     (lowest, value): (&Point<D>, f64),
     ring: impl Iterator<Item = (Point<D>, f64)>,
@@ -247,16 +247,17 @@ pub(super) fn lowest_gap<const D: usize>(
     // A tangent basis: the axes less their normal parts, orthonormalised, the one most along
     // the normal left out.
     let skip = normal.iamax();
-    let mut basis: Vec<Vector<D>> = Vec::with_capacity(D - 1);
-    for axis in (0..D).filter(|&a| a != skip) {
+    let mut basis = [Vector::<D>::zeros(); D];
+    for (q, axis) in (0..D).filter(|&a| a != skip).enumerate() {
         let mut e = Vector::<D>::zeros();
         e[axis] = 1.0;
         e -= normal * normal[axis];
-        for b in &basis {
+        for b in &basis[..q] {
             e -= b * b.dot(&e);
         }
-        basis.push(e.normalize());
+        basis[q] = e.normalize();
     }
+    let basis = &basis[..D - 1];
     // Normal equations of (c, g) in that basis, with the lowest node itself.
     let mut a = SMatrix::<f64, D, D>::zeros();
     let mut rhs = Vector::<D>::zeros();

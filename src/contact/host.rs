@@ -555,8 +555,8 @@ impl<const D: usize> Search<'_, D> {
         };
         match self.detection {
             Detection::ClosestPoints => emit(&[nearest]),
-            Detection::NearestPatch | Detection::AllPatches | Detection::Films => {
-                let all = self.detection != Detection::NearestPatch;
+            Detection::NearestPatch | Detection::AllPatches => {
+                let all = self.detection == Detection::AllPatches;
                 for_each_patch(
                     near,
                     |v| probed.neighbours(v),

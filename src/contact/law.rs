@@ -45,9 +45,6 @@ pub enum Detection {
     NearestPatch,
     /// Every patch of nodes within range.
     AllPatches,
-    /// Every patch, its gap refined below its lowest node (the lubrication films': the film's
-    /// force depends on the gap itself, [`super::gap::lowest_gap`]).
-    Films,
 }
 
 impl Law {

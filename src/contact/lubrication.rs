@@ -50,8 +50,9 @@
 //! one equation in `u'`, increasing, with its root between 0 and `u` (solved by bisection): the
 //! step's impulse `m_n (u − u')` is the film's work over the gap the step crosses whatever the
 //! step, and the approach (or the separation, which the film resists alike) slows, never
-//! reverses. The force is that impulse over `Δt`. Cost: about 50 evaluations of `Φ` per film, and a nearest surface
-//! node for each curvature ([`crate::body::BodyGeometry::curvature_near`]).
+//! reverses. The force is that impulse over `Δt`. Cost: about 60 evaluations of `Φ` per film
+//! (the bisection), and a nearest surface node for each curvature
+//! ([`crate::body::BodyGeometry::curvature_near`]).
 
 use super::{Contact, WALL};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
@@ -125,10 +126,6 @@ impl Lubrication {
 
     /// The film's work from the cut down to the gap `h`, `Φ(h) = ∫_h^{h_c} λ`: zero above the
     /// cut, growing as the gap closes, by `λ(h_r)` per unit length below the roughness.
-    pub fn work<const D: usize>(&self, gap: f64, k: &SMatrix<f64, D, D>, radius: f64) -> f64 {
-        self.working(gap, self.power(k, radius))
-    }
-
     fn working(&self, gap: f64, f: Power) -> f64 {
         if gap >= self.cut {
             return 0.0;

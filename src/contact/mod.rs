@@ -328,9 +328,7 @@ where
                             patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out);
                             keep_nearest_from(&mut out, first);
                         }
-                        Detection::AllPatches | Detection::Films => {
-                            patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out)
-                        }
+                        Detection::AllPatches => patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out),
                     }
                     if let Some(h) = film_cut {
                         gap::patches(i, j, (bi, bj), (h, true), &mut scratch, &mut films);
@@ -354,10 +352,16 @@ where
                         let body = (i, &bodies[i as usize]);
                         let mut hint = hints[i as usize];
                         if law {
-                            w.contacts(body, (detection, cut), &mut hint, &mut scratch, &mut out);
+                            w.contacts(body, (detection, cut, false), &mut hint, &mut scratch, &mut out);
                         }
                         if let Some(h) = film_cut {
-                            w.contacts(body, (Detection::Films, h), &mut hint, &mut scratch, &mut films);
+                            w.contacts(
+                                body,
+                                (Detection::AllPatches, h, true),
+                                &mut hint,
+                                &mut scratch,
+                                &mut films,
+                            );
                         }
                         (out, films, scratch)
                     },

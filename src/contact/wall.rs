@@ -250,11 +250,12 @@ impl<const D: usize> Walls<D> {
     /// The contacts of body `i` with the walls within `cut`, found as `detection` says
     /// ([`super::Law::detection`]): the closest boundary node, or one contact per connected patch
     /// of nodes within `cut` (or only the nearest patch) at the patch's centre of pressure (see
-    /// [`super::patch_contacts`]). `hint` is a cell near the body, updated.
+    /// [`super::patch_contacts`]), its gap refined below the patch's lowest node if `refine` (the
+    /// lubrication films', [`super::gap::lowest_gap`]). `hint` is a cell near the body, updated.
     pub fn contacts(
         &self,
         (i, body): (u32, &RigidBody<D>),
-        (detection, cut): (Detection, f64),
+        (detection, cut, refine): (Detection, f64, bool),
         hint: &mut u32,
         scratch: &mut Scratch<D>,
         out: &mut Vec<Contact<D>>,
@@ -337,7 +338,7 @@ impl<const D: usize> Walls<D> {
                         centre_of_pressure(members.iter().map(|&m| (near[m].local, near[m].value, area(m))), cut);
                     let on_wall = centre_of_pressure(members.iter().map(|&m| (walls[m], near[m].value, area(m))), cut);
                     let normal = normal_at(&p, &walls[k]);
-                    let gap = if detection == Detection::Films {
+                    let gap = if refine {
                         // The body's curvature at its lowest node, in the world frame (the
                         // wall's counts as flat).
                         let curvature = rotation * body.geometry.curvatures[p.node as usize] * rotation.transpose();
