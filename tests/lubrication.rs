@@ -5,7 +5,7 @@
 use nalgebra::{Matrix2, Matrix3};
 use std::f64::consts::PI;
 use tumble::case::Case;
-use tumble::contact::Lubrication;
+use tumble::contact::{Lubrication, Surroundings};
 
 const FILM: Lubrication = Lubrication {
     viscosity: 0.3,
@@ -247,6 +247,128 @@ fn a_ball_coasting_onto_a_plate_or_another_slows_as_the_film_integrates() {
     );
     assert!(u.abs() < 1e-3 && (h / lo - 1.0).abs() < 0.01, "{h} {u}");
     assert!(path.iter().all(|&(_, u)| u >= 0.0), "the film pushed the ball back");
+}
+
+/// A ball settling onto a plate through a film in a toy fluid that answers with the drag
+/// `−D_t U` alone, solved with the body (`(m + D_t Δt) U' = m U + Δt (W + F_c)`), the drag three
+/// times Stokes's: the time it takes from the cut to each gap follows the exact
+/// `m du/dt = W − D_t u − λ(h) u` (RK4 at a thousandth of the step) when the film's step is given
+/// the ball's surroundings ([`Surroundings`]): within 6 % at steps over which the film's
+/// `λ Δt/m` reaches 15, 3 % at half the step (first order: the speed halves within the first
+/// steps into the film), and within 0.8 % and 0.3 % of the time to the gaps below a quarter of
+/// the cut. Given the ball's inertia alone, as a dry run, the film's impulse is capped at `m u`
+/// and the ball reaches a thirtieth of the cut in half the time.
+#[test]
+fn a_ball_settling_in_a_viscous_fluid_takes_the_films_time() {
+    for dt in [0.01, 0.005] {
+        settling(dt);
+    }
+}
+
+fn settling(dt: f64) {
+    let (r, density, mu, g, cut) = (0.1, 7.8, 0.3, 26.0, 0.02);
+    let volume = 4.0 / 3.0 * PI * r * r * r;
+    let m = density * volume;
+    let stokes = Surroundings::<3>::stokes(mu, volume, 2.0);
+    assert!((stokes / (6.0 * PI * mu * r) - 1.0).abs() < 1e-12);
+    let (drag, weight) = (3.0 * stokes, m * g);
+    let (start, u0) = (r + 0.04, weight / drag);
+    let text = format!(
+        "dimension = 3\n[domain]\nbox = [[0.0, 0.0, 0.0], [2.0, 2.0, 2.0]]\nh = 0.25\n[[bodies]]\nname = \"ball\"\n\
+         shape = {{ type = \"sphere\", radius = {r} }}\ndensity = {density}\nposition = [1.0, {start}, 1.0]\n\
+         velocity = [0.0, {}, 0.0]\n[contact]\nlaw = \"collision\"\nrange = 1e-4\nrestitution = 0.9\n\
+         duration = 1e-3\nresolution = 0.004\nlubrication = {{ cut = {cut}, roughness = 1e-4, viscosity = {mu} }}\n\
+         [time]\nstep = {dt}\nend = 1.0\n",
+        -u0
+    );
+    // The exact times at which the gap reaches each of `gaps` (decreasing), from the same start.
+    let exact = |gaps: &[f64]| -> Vec<f64> {
+        let film = |h: f64| {
+            let h = h.max(1e-4);
+            6.0 * PI * mu * r * r * (1.0 / h - 1.0 / cut).max(0.0)
+        };
+        let rate = |(h, u): (f64, f64)| (-u, (weight - drag * u - film(h) * u) / m);
+        let (mut y, mut t, step) = ((start - r, u0), 0.0, dt * 1e-3);
+        let mut out = Vec::new();
+        for &target in gaps {
+            while y.0 > target {
+                let (h, u) = y;
+                let k1 = rate(y);
+                let k2 = rate((h + 0.5 * step * k1.0, u + 0.5 * step * k1.1));
+                let k3 = rate((h + 0.5 * step * k2.0, u + 0.5 * step * k2.1));
+                let k4 = rate((h + step * k3.0, u + step * k3.1));
+                y.0 += step / 6.0 * (k1.0 + 2.0 * k2.0 + 2.0 * k3.0 + k4.0);
+                y.1 += step / 6.0 * (k1.1 + 2.0 * k2.1 + 2.0 * k3.1 + k4.1);
+                t += step;
+            }
+            // Back to the target along the last step.
+            out.push(t - (target - y.0) / y.1);
+        }
+        out
+    };
+    // The gap at each step down to a thirtieth of the cut, with or without the surroundings.
+    let settle = |surrounded: bool| -> Vec<f64> {
+        let mut sim = Case::parse(std::path::Path::new("film.toml"), &text)
+            .unwrap()
+            .build::<3>()
+            .unwrap();
+        let (mut before, mut film) = (sim.bodies[0].velocity, nalgebra::Vector3::zeros());
+        let mut gaps = Vec::new();
+        while sim.bodies[0].position[1] - r > cut / 30.0 && gaps.len() < 2000 {
+            let b = &sim.bodies[0];
+            gaps.push(b.position[1] - r);
+            sim.contact.surroundings.clear();
+            if surrounded {
+                let fluid = -b.velocity * drag;
+                let resistance = Surroundings::resistance(&fluid, &b.velocity, stokes);
+                sim.contact
+                    .surroundings
+                    .push(Surroundings::after(b, &before, &film, resistance, dt));
+            }
+            sim.contact_forces(dt).unwrap();
+            film = sim.contact.film_force[0];
+            let load = nalgebra::Vector3::new(0.0, -weight, 0.0) + sim.force[0];
+            let b = &mut sim.bodies[0];
+            before = b.velocity;
+            b.velocity = (b.velocity * m + load * dt) / (m + drag * dt);
+            b.position += b.velocity * dt;
+        }
+        gaps
+    };
+    // The worst error in the time from the cut (reached at the same time by both: the speed is
+    // `u₀` until then) to each gap down to a twentieth of the cut.
+    let entered = (start - r - cut) / u0;
+    let worst = |gaps: &[f64]| {
+        let inside: Vec<(f64, f64)> = gaps
+            .iter()
+            .enumerate()
+            .map(|(k, &h)| (h, k as f64 * dt))
+            .filter(|&(h, _)| h < cut && h > cut / 20.0)
+            .collect();
+        let reference = exact(&inside.iter().map(|&(h, _)| h).collect::<Vec<_>>());
+        inside
+            .iter()
+            .zip(&reference)
+            .map(|(&(h, t), e)| (h, ((t - entered) / (e - entered) - 1.0).abs()))
+            .fold((0.0, 0.0), |(all, deep): (f64, f64), (h, e)| {
+                (all.max(e), if h < cut / 4.0 { deep.max(e) } else { deep })
+            })
+    };
+    let path = settle(true);
+    let (surrounded, alone) = (worst(&path), worst(&settle(false)));
+    let last = path.iter().copied().filter(|&h| h > cut / 20.0).fold(1.0, f64::min);
+    let stiff = 6.0 * PI * mu * r * r * (1.0 / last - 1.0 / cut) * dt / m;
+    println!(
+        "Δt {dt}: {} steps into the film, λΔt/m up to {stiff:.0}: worst error in the time from the cut {:.2e} \
+         (below h_c/4 {:.2e}) with the surroundings, {:.2e} with the ball's inertia alone",
+        path.iter().filter(|&&h| h < cut).count(),
+        surrounded.0,
+        surrounded.1,
+        alone.0
+    );
+    assert!(stiff > 5.0, "{stiff}");
+    assert!(surrounded.0 < 0.07 * dt / 0.01 && surrounded.1 < 0.01, "{surrounded:?}");
+    assert!(alone.0 > 0.3, "{alone:?}");
 }
 
 /// A film's keys that do not fit are named with what is expected: its viscosity given beside a

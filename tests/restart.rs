@@ -170,6 +170,21 @@ fn a_2d_run_in_a_fluid_continues_bit_for_bit() {
     assert_continues_bit_for_bit(&text, ("0.13", "0.3"), "flow.pvd");
 }
 
+/// A steel disk bouncing off the floor in water through a lubrication film
+/// (`cases/steel_disk_water.toml` with a film of cut 0.04, at Δt = 5e-4), stopped at t = 0.0595
+/// with the disk in the film (its force nonzero from 0.059 to 0.063): the continued run starts
+/// its film's step from the saved film force, as the whole run does.
+#[test]
+fn a_run_through_a_lubrication_film_continues_bit_for_bit() {
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/steel_disk_water.toml"))
+        .unwrap()
+        .replace("friction = 0.3", "friction = 0.3\nlubrication = { cut = 0.04, roughness = 0.005 }")
+        .replace("step = 1.25e-4", "step = 5e-4")
+        .replace("every = 80", "every = 40\ncheckpoint_every = 50");
+    assert!(text.contains("lubrication") && text.contains("step = 5e-4"));
+    assert_continues_bit_for_bit(&text, ("0.0595", "0.065"), "flow.pvd");
+}
+
 /// Schäfer–Turek 2D-2 (a flow without bodies) on the coarse mesh: rows every 3 steps,
 /// snapshots every 7, checkpoints every 20 and at step 50 of 100; the summary's maxima, which
 /// read the run's second half, are the same too.

@@ -54,7 +54,7 @@
 //! (the bisection), and a nearest surface node for each curvature
 //! ([`crate::body::BodyGeometry::curvature_near`]).
 
-use super::{Contact, WALL};
+use super::{Contact, Surroundings, WALL};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::math::{Point, Vector};
 use nalgebra::SMatrix;
@@ -181,16 +181,24 @@ impl Lubrication {
 /// Adds the film force of every patch of `films` to `force` and `torque`, in the order of the
 /// films: the impulse of the film over the step `dt` ([`Lubrication::stepped`]) over `dt`, or
 /// with `dt = 0` (forces looked at without a step) the resistance times the approach speed.
+/// With `fluid` (one per body; empty: dry) the step starts from each body's free velocity at the
+/// step's end and its mass over the step, `m + D Δt` ([`Surroundings`]).
 pub(super) fn add_films<const D: usize>(
     film: &Lubrication,
     films: &[Contact<D>],
-    bodies: &[RigidBody<D>],
+    (bodies, fluid): (&[RigidBody<D>], &[Surroundings<D>]),
     dt: f64,
     force: &mut [Vector<D>],
     torque: &mut [Angular<D>],
 ) where
     Dim<D>: Kinematics<D>,
 {
+    let around = |k: u32| {
+        fluid.get(k as usize).copied().unwrap_or(Surroundings {
+            drift: Vector::<D>::zeros(),
+            resistance: 0.0,
+        })
+    };
     for c in films {
         let n = c.normal;
         let a: Point<D> = (c.point_i + c.point_j) * 0.5;
@@ -198,22 +206,27 @@ pub(super) fn add_films<const D: usize>(
         let projector = SMatrix::<f64, D, D>::identity() - n * n.transpose();
         let mut k = curvature(bi, &c.point_i);
         let mut radius = bi.geometry.radius;
-        let mut compliance = along_normal(bi, &a, &n);
-        // `u = −(v_i − v_j)·n`, positive while the gap closes.
-        let mut approach = -bi.point_velocity(&a).dot(&n);
+        let (si, start) = (around(c.i), dt == 0.0);
+        let mut compliance = along_normal(bi, &a, &n, si.resistance * dt);
+        // `u = −(v_i − v_j)·n`, positive while the gap closes (free at the step's end in a fluid).
+        let free = |b: &RigidBody<D>, s: &Surroundings<D>| {
+            b.point_velocity(&a).dot(&n) + if start { 0.0 } else { s.drift.dot(&n) }
+        };
+        let mut approach = -free(bi, &si);
         let other = (c.j != WALL).then(|| &bodies[c.j as usize]);
         if let Some(bj) = other {
+            let sj = around(c.j);
             k += curvature(bj, &c.point_j);
             radius = radius.min(bj.geometry.radius);
-            compliance += along_normal(bj, &a, &n);
-            approach += bj.point_velocity(&a).dot(&n);
+            compliance += along_normal(bj, &a, &n, sj.resistance * dt);
+            approach += free(bj, &sj);
         }
         let k = projector * k * projector;
-        let push = if dt > 0.0 {
+        let push = if start {
+            film.resistance(c.gap, &k, radius) * approach
+        } else {
             let mass = 1.0 / compliance;
             mass * (approach - film.stepped((c.gap, approach), (&k, radius), mass, dt)) / dt
-        } else {
-            film.resistance(c.gap, &k, radius) * approach
         };
         if push == 0.0 {
             continue;
@@ -238,9 +251,10 @@ where
     r * b.geometry.curvature_near(&b.to_body(x)) * r.transpose()
 }
 
-/// `1/m + (r × n)·J⁻¹(r × n)` with `r = a − G`: the inverse of the mass body `b` shows to a
-/// force along `n` at `a`, in its own motion along `n` there.
-fn along_normal<const D: usize>(b: &RigidBody<D>, a: &Point<D>, n: &Vector<D>) -> f64
+/// `1/(m + m_f) + (r × n)·J⁻¹(r × n)` with `r = a − G`: the inverse of the mass body `b` shows to
+/// a force along `n` at `a`, in its own motion along `n` there, with `m_f` the fluid's share over
+/// the step (`D Δt`; 0 dry).
+fn along_normal<const D: usize>(b: &RigidBody<D>, a: &Point<D>, n: &Vector<D>, fluid: f64) -> f64
 where
     Dim<D>: Kinematics<D>,
 {
@@ -248,5 +262,5 @@ where
     let rot = b.matrix();
     let second = rot * b.geometry.moments.second * rot.transpose() * b.density;
     let turn = <Dim<D> as Kinematics<D>>::inertia_solve(&second, &<Dim<D> as Kinematics<D>>::torque(&r, n));
-    1.0 / b.mass + <Dim<D> as Kinematics<D>>::spin(&turn, &r).dot(n)
+    1.0 / (b.mass + fluid) + <Dim<D> as Kinematics<D>>::spin(&turn, &r).dot(n)
 }

@@ -13,7 +13,8 @@
 //!    collision law's from the gap, the velocities and each contact's springs
 //!    ([`collision`], whose [`Memory`] the solver keeps from step to step);
 //! 5. with a lubrication film, steps 3 and 4 again with the film's cut `h_c` for its own patches,
-//!    and the film's resistance against the bodies' approach at each ([`lubrication`]).
+//!    and the film's resistance against the bodies' approach at each ([`lubrication`]); in a
+//!    fluid, its step starts from what the fluid does around each body ([`surroundings`]).
 //!
 //! Forces are summed serially in the order of the contacts, which does not depend on the number of
 //! threads, so neither do the results.
@@ -25,6 +26,7 @@ mod host;
 mod law;
 pub mod lubrication;
 mod model;
+pub mod surroundings;
 mod wall;
 
 pub use collision::{Collision, Memory};
@@ -33,6 +35,7 @@ pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
 pub use lubrication::Lubrication;
 pub use model::{ContactError, ContactModel, ContactParameters};
+pub use surroundings::Surroundings;
 pub use wall::Walls;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
@@ -94,6 +97,9 @@ where
     pub film_force: Vec<Vector<D>>,
     /// The films' torque on each body at the last call.
     pub film_torque: Vec<Angular<D>>,
+    /// What the fluid around each body does over a step, for the film's step (set by a
+    /// coupling that resolves the fluid; empty: dry, [`surroundings`]).
+    pub surroundings: Vec<Surroundings<D>>,
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
     memory: Vec<Memory<D>>,
@@ -122,6 +128,7 @@ where
             films: Vec::new(),
             film_force: Vec::new(),
             film_torque: Vec::new(),
+            surroundings: Vec::new(),
             memory: Vec::new(),
             effects: Vec::new(),
             outside: None,
@@ -170,6 +177,15 @@ where
         if k < self.hints.len() {
             self.hints.remove(k);
         }
+        if k < self.film_force.len() {
+            self.film_force.remove(k);
+        }
+        if k < self.film_torque.len() {
+            self.film_torque.remove(k);
+        }
+        if k < self.surroundings.len() {
+            self.surroundings.remove(k);
+        }
         let k = k as u32;
         self.memory.retain(|m| m.i != k && m.j != k);
         for m in &mut self.memory {
@@ -194,8 +210,42 @@ where
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
-        self.detect(bodies, walls, dt, true)?;
+        self.detect(bodies, walls, dt, (true, true))?;
         let t2 = Instant::now();
+        self.add_law(bodies, dt, force, torque);
+        self.add_films(bodies, dt);
+        for (f, g) in force.iter_mut().zip(&self.film_force) {
+            *f += g;
+        }
+        for (t, g) in torque.iter_mut().zip(&self.film_torque) {
+            *t += *g;
+        }
+        self.times.forces += t2.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The collision law's (or the repulsive law's) force and torque alone into `force` and
+    /// `torque` (overwritten), as [`Self::forces`] without the film, whose force, torque and
+    /// patches are left as they are: for a coupling that holds the film over the law's sub-steps
+    /// ([`crate::sim::immersed`]).
+    pub fn law_forces(
+        &mut self,
+        bodies: &[RigidBody<D>],
+        walls: Option<&Walls<D>>,
+        dt: f64,
+        force: &mut [Vector<D>],
+        torque: &mut [Angular<D>],
+    ) -> Result<(), BroadError> {
+        self.detect(bodies, walls, dt, (true, false))?;
+        let t2 = Instant::now();
+        self.add_law(bodies, dt, force, torque);
+        self.times.forces += t2.elapsed().as_secs_f64();
+        Ok(())
+    }
+
+    /// The law's force and torque on the contacts of the last detection into `force` and
+    /// `torque` (overwritten).
+    fn add_law(&mut self, bodies: &[RigidBody<D>], dt: f64, force: &mut [Vector<D>], torque: &mut [Angular<D>]) {
         match &self.model.collision {
             Some(law) => collision::collide(
                 law,
@@ -218,15 +268,6 @@ where
                 }
             }
         }
-        self.add_films(bodies, dt);
-        for (f, g) in force.iter_mut().zip(&self.film_force) {
-            *f += g;
-        }
-        for (t, g) in torque.iter_mut().zip(&self.film_torque) {
-            *t += *g;
-        }
-        self.times.forces += t2.elapsed().as_secs_f64();
-        Ok(())
     }
 
     /// The lubrication film's force and torque on every body alone, into [`Self::film_force`]
@@ -239,7 +280,7 @@ where
         walls: Option<&Walls<D>>,
         dt: f64,
     ) -> Result<(), BroadError> {
-        self.detect(bodies, walls, dt, false)?;
+        self.detect(bodies, walls, dt, (false, true))?;
         let t2 = Instant::now();
         self.add_films(bodies, dt);
         self.times.forces += t2.elapsed().as_secs_f64();
@@ -257,7 +298,7 @@ where
             lubrication::add_films(
                 film,
                 &self.films,
-                bodies,
+                (bodies, &self.surroundings),
                 dt,
                 &mut self.film_force,
                 &mut self.film_torque,
@@ -266,18 +307,18 @@ where
     }
 
     /// Steps 1–3: the candidate pairs and the bodies near the walls, then the law's contacts
-    /// (if `law`) and the films (with a film).
+    /// (if `law`) and the films (if `film` and the model has one).
     fn detect(
         &mut self,
         bodies: &[RigidBody<D>],
         walls: Option<&Walls<D>>,
         dt: f64,
-        law: bool,
+        (law, film): (bool, bool),
     ) -> Result<(), BroadError> {
         // The collision law looks a step ahead, as far as the fastest body point moves.
         let fastest = || bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max);
         let cut = self.model.reach(fastest, dt);
-        let film_cut = self.model.film_reach(fastest, dt);
+        let film_cut = self.model.film_reach(fastest, dt).filter(|_| film);
         // The broad phase and the walls look as far as the law or the film does.
         let search = cut.max(film_cut.unwrap_or(0.0));
         let detection = self.model.law.detection();
@@ -374,7 +415,9 @@ where
             contacts.extend(wall_contacts);
             films.extend(wall_films);
         }
-        self.films = films;
+        if film {
+            self.films = films;
+        }
         if law {
             self.contacts = contacts;
         }

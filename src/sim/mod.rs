@@ -368,6 +368,19 @@ where
     pub fn contact_forces(&mut self, dt: f64) -> Result<(), SimError> {
         self.contact
             .forces(&self.bodies, self.walls.as_ref(), dt, &mut self.force, &mut self.torque)?;
+        self.still_inside()
+    }
+
+    /// The collision law's force and torque alone (no lubrication film) into [`Self::force`] and
+    /// [`Self::torque`], as [`Self::contact_forces`] ([`ContactSolver::law_forces`]).
+    pub fn law_forces(&mut self, dt: f64) -> Result<(), SimError> {
+        self.contact
+            .law_forces(&self.bodies, self.walls.as_ref(), dt, &mut self.force, &mut self.torque)?;
+        self.still_inside()
+    }
+
+    /// An error if the last contact computation found a body's centre outside the domain.
+    fn still_inside(&self) -> Result<(), SimError> {
         if let Some(k) = self.contact.outside {
             let b = &self.bodies[k as usize];
             return Err(SimError::Outside {

@@ -15,7 +15,9 @@
 //!    `u|C_i` rigid. `w` loads each body's `W_i` and, with one body sub-step, the contact force
 //!    and torque at the step's start (over `ρ_f`) on its dofs (`dofs.rs`), so that the fluid's
 //!    added mass and drag answer the contact in the same step; a contact stiff enough to need
-//!    sub-steps stays explicit in them. The multipliers `μ` are internal forces (no net force or
+//!    sub-steps stays explicit in them, but a lubrication film is loaded whatever the sub-steps,
+//!    its step taken from the body's surroundings (the drift and the fluid's resistance the last
+//!    step showed, [`Surroundings`]). The multipliers `μ` are internal forces (no net force or
 //!    torque on any body): with `Π` the least-squares fit of a rigid motion to the values on each
 //!    `C_i` (`fit.rs`), they solve `(I − Π) Eᵀ A⁻¹ E μ = −(I − Π) Eᵀ ũ₀` (`ũ₀` the solution without
 //!    them) by restarted GMRES (`constraint.rs`). With [`BodyBoundary::Surface`] the rows of the
@@ -75,6 +77,7 @@ pub use state::{ImmersedSeconds, ImmersedState};
 
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
+use crate::contact::Surroundings;
 use crate::fluid::{Carried, Unsteady};
 use crate::linalg::{Csr, Patch, Reach};
 use crate::math::{Point, Vector};
@@ -128,6 +131,8 @@ where
     captured: Vec<(Vector<D>, Angular<D>)>,
     /// The largest speed the case can give, to tell a diverged flow ([`watch`]).
     watch: Watch,
+    /// The diameter of the velocity dofs' bounding box (the domain's size, [`Surroundings::stokes`]).
+    extent: f64,
 }
 
 /// The constrained dofs, their rows, and the solver's vectors, kept between steps. Each part of
@@ -246,6 +251,12 @@ where
         let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
         let mut watch = Watch::new();
         watch.enter(&bodies.bodies);
+        let extent = {
+            let x = fluid.space().coordinates();
+            let lo = x.iter().fold(Point::<D>::repeat(f64::INFINITY), |m, p| m.inf(p));
+            let hi = x.iter().fold(Point::<D>::repeat(f64::NEG_INFINITY), |m, p| m.sup(p));
+            (hi - lo).norm()
+        };
         let mut immersed = Immersed {
             dofs: PointGrid::new(fluid.space().coordinates(), size.max(f64::MIN_POSITIVE)),
             fluid,
@@ -272,6 +283,7 @@ where
             carried_previous: Vec::new(),
             captured: vec![(Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()); n],
             watch,
+            extent,
         };
         let (velocity, position, prescribed) = immersed.fluid.velocity_mut();
         immersed
@@ -333,6 +345,7 @@ where
             carried_previous,
             captured,
             watch,
+            extent,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
         watch.scheme(fluid.scheme());
@@ -347,6 +360,18 @@ where
         // force was a twentieth of the weight (docs/validation.md, "The lubrication film").
         let implicit_contact = *substeps == 1;
         let films = bodies.contact.model.lubrication.is_some();
+        if let Some(l) = bodies.contact.model.lubrication {
+            // What the fluid does around each body, for the film's step ([`Surroundings`]).
+            let contact = &mut bodies.contact;
+            contact.surroundings.clear();
+            for (k, b) in bodies.bodies.iter().enumerate() {
+                let film = contact.film_force.get(k).copied().unwrap_or_else(Vector::<D>::zeros);
+                let stokes = Surroundings::<D>::stokes(l.viscosity, b.geometry.moments.measure, *extent);
+                let resistance = Surroundings::resistance(&hydro_force[k], &b.velocity, stokes);
+                let s = Surroundings::after(b, &before[k].0, &film, resistance, dt);
+                contact.surroundings.push(s);
+            }
+        }
         if implicit_contact {
             bodies.contact_forces(dt)?;
         } else if films {

@@ -65,11 +65,10 @@ where
         // With one sub-step its contact is the step's start's, computed and loaded already.
         // With several, the law's is recomputed and the film's stays the loaded one.
         if substeps > 1 {
-            sim.contact_forces(delta)?;
-            let film = (&sim.contact.film_force, &sim.contact.film_torque);
+            sim.law_forces(delta)?;
             for (k, (f, t)) in sim.force.iter_mut().zip(sim.torque.iter_mut()).enumerate() {
-                *f += loaded[k].0 - film.0[k];
-                *t += loaded[k].1 - film.1[k];
+                *f += loaded[k].0;
+                *t += loaded[k].1;
             }
         }
         sim.bodies

@@ -56,6 +56,10 @@ pub struct ImmersedState {
     pub multiplier: Vec<f64>,
     /// The last solve's iterations.
     pub last_iterations: usize,
+    /// The lubrication film's force on each body at the last step (the next step's film starts
+    /// from it, [`super::film`]); empty without a film or from a run saved before it was kept.
+    #[serde(default)]
+    pub film_force: Vec<f64>,
     /// All steps' iterations.
     pub iterations: usize,
     /// Seconds spent.
@@ -88,6 +92,14 @@ where
             constrained: self.work.dofs.clone(),
             multiplier: flatten(&self.work.multiplier),
             last_iterations: self.work.iterations,
+            film_force: {
+                let film = &self.bodies.contact.film_force;
+                if film.len() == self.bodies.bodies.len() {
+                    flatten(film)
+                } else {
+                    Vec::new()
+                }
+            },
             iterations: self.iterations,
             seconds: self.seconds,
         }
@@ -119,10 +131,12 @@ where
         } else {
             angular(&state.captured_angular)
         };
-        let (true, true, true, Some(hydro_torque), Some(spin), Some(captured_angular)) = (
+        let mut film_force = vec![Vector::<D>::zeros(); n];
+        let (true, true, true, true, Some(hydro_torque), Some(spin), Some(captured_angular)) = (
             unflatten_into(&state.hydro_force, &mut hydro_force),
             unflatten_into(&state.before_velocity, &mut velocity),
             state.captured_momentum.is_empty() || unflatten_into(&state.captured_momentum, &mut momentum),
+            state.film_force.is_empty() || unflatten_into(&state.film_force, &mut film_force),
             angular(&state.hydro_torque),
             angular(&state.before_spin),
             captured_angular,
@@ -158,6 +172,9 @@ where
         self.hydro_torque = hydro_torque;
         self.before = velocity.into_iter().zip(spin).collect();
         self.captured = momentum.into_iter().zip(captured_angular).collect();
+        if !state.film_force.is_empty() {
+            self.bodies.contact.film_force = film_force;
+        }
         self.iterations = state.iterations;
         self.seconds = state.seconds;
         Ok(())
