@@ -178,7 +178,10 @@ fn a_2d_run_in_a_fluid_continues_bit_for_bit() {
 fn a_run_through_a_lubrication_film_continues_bit_for_bit() {
     let text = std::fs::read_to_string(format!("{ROOT}/cases/steel_disk_water.toml"))
         .unwrap()
-        .replace("friction = 0.3", "friction = 0.3\nlubrication = { cut = 0.04, roughness = 0.005 }")
+        .replace(
+            "friction = 0.3",
+            "friction = 0.3\nlubrication = { cut = 0.04, roughness = 0.005 }",
+        )
         .replace("step = 1.25e-4", "step = 5e-4")
         .replace("every = 80", "every = 40\ncheckpoint_every = 50");
     assert!(text.contains("lubrication") && text.contains("step = 5e-4"));
