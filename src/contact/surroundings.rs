@@ -39,8 +39,8 @@ use std::f64::consts::PI;
 pub struct Surroundings<const D: usize> {
     /// The velocity the body gains by the step's end from everything but the film.
     pub drift: Vector<D>,
-    /// `D`, a lower bound of the fluid's resistance to the body's translation (force over speed,
-    /// ≥ 0).
+    /// `D`, the fluid's resistance to the body's translation (force over speed, ≥ 0;
+    /// [`Self::resistance`]).
     pub resistance: f64,
 }
 

@@ -251,7 +251,7 @@ impl<const D: usize> Walls<D> {
     /// ([`super::Law::detection`]): the closest boundary node, or one contact per connected patch
     /// of nodes within `cut` (or only the nearest patch) at the patch's centre of pressure (see
     /// [`super::patch_contacts`]), its gap refined below the patch's lowest node if `refine` (the
-    /// lubrication films', [`super::gap::lowest_gap`]). `hint` is a cell near the body, updated.
+    /// lubrication films', `contact::gap::lowest_gap`). `hint` is a cell near the body, updated.
     pub fn contacts(
         &self,
         (i, body): (u32, &RigidBody<D>),

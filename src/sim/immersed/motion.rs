@@ -9,11 +9,13 @@
 //!
 //! `W = (ρ_s − ρ_f)|B| g` the buoyancy-corrected weight, `J_w` the unit-density inertia in the
 //! lab, `(F_c⁰, T_c⁰)` the contact of the step's start that the solve was loaded with (with
-//! several sub-steps, only the lubrication film's: [`crate::contact::lubrication`]) and `(P, L)` the momentum over `ρ_f` that the last projection gave the dofs
-//! the body captured. Then `ρ_s |B| dU/dt = F_h + W + F_c`, `I dω/dt = T_h + T_c − ω × I ω` by
-//! symplectic Euler over `n` sub-steps of `δ = Δt/n`, `F_h` and `T_h` held and the contact
-//! `(F_c, T_c)` recomputed at each (the law's; the film's held at the loaded one): `U ← U + δ (F_h + W + F_c)/m`, `ω ← ω + δ ω̇`, `G ← G + δ U`,
-//! `R ← exp(δ ω) R`. Cost: `O(bodies)` a sub-step, and the contact forces.
+//! several sub-steps, only the lubrication film's: [`crate::contact::lubrication`]) and `(P, L)`
+//! the momentum over `ρ_f` that the last projection gave the dofs the body captured. Then
+//! `ρ_s |B| dU/dt = F_h + W + F_c`, `I dω/dt = T_h + T_c − ω × I ω` by symplectic Euler over `n`
+//! sub-steps of `δ = Δt/n`, `F_h` and `T_h` held and the contact `(F_c, T_c)` recomputed at each
+//! (the law's; the film's held at the loaded one): `U ← U + δ (F_h + W + F_c)/m`,
+//! `ω ← ω + δ ω̇`, `G ← G + δ U`, `R ← exp(δ ω) R`. Cost: `O(bodies)` a sub-step, and the contact
+//! forces.
 
 use super::fit::Fit;
 use crate::body::{Angular, Dim, Kinematics};

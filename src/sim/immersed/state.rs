@@ -57,7 +57,7 @@ pub struct ImmersedState {
     /// The last solve's iterations.
     pub last_iterations: usize,
     /// The lubrication film's force on each body at the last step (the next step's film starts
-    /// from it, [`super::film`]); empty without a film or from a run saved before it was kept.
+    /// from it, [`crate::contact::surroundings`]); empty without a film or from a run saved before it was kept.
     #[serde(default)]
     pub film_force: Vec<f64>,
     /// All steps' iterations.
