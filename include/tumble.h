@@ -155,6 +155,9 @@ typedef struct TumbleWorldOptions {
   // The roughness `h_r` (< `h_c`), below which the film's force stays the one at `h_r`; NaN
   // (the default): no film.
   double lubrication_roughness;
+  // The share `s` in [0, 1) of the film below the cut that the host's mesh carries itself
+  // (the film adds `1 − s` of its closed form); NaN (the default): 0, the whole film.
+  double lubrication_share;
   // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
   // default) means `min(range/4, the body's smallest size/20)`, as case files do.
   double lattice_step;

@@ -53,3 +53,6 @@ gmsh -2 stenotic_artery.geo -setnumber h 8.5e-5 -format msh41 -bin -o stenotic_a
 # path (x = y = 5), growing to 1 cm over 2.5 cm (ASCII, Gmsh's default): 122 914 tetrahedra, 498 000
 # velocity unknowns. `tumble bench solver --mesh` measures it beside the boxes.
 gmsh -3 ten_cate.geo -setnumber hb 0.1875 -setnumber h 1 -format msh41 -o ten_cate_0.1875.msh > /dev/null
+# Gondret et al.'s bouncing sphere at St = 27 (cases/gondret_st27.toml; lengths in mm):
+# a 72 x 72 x 105 box, d/6 along the path and d/8 over the plate (75 258 tetrahedra).
+gmsh -3 gondret.geo -setnumber d 6 -setnumber H 105 -format msh41 -o gondret_st27.msh > /dev/null

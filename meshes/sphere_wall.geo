@@ -1,6 +1,7 @@
 // A cylinder of radius R and height H (axis z, the bottom at z = 0) for a sphere of radius 1
 // settling along the axis onto the bottom at Re << 1 (Brenner 1961; docs/validation.md, "A sphere
-// approaching a wall"): size hb within rb of the axis, growing linearly to h at rb + grow.
+// approaching a wall"): size hb within rb of the axis below the height zb (all of it by
+// default), growing linearly to h at rb + grow.
 // Markers: "bottom" (z = 0), "top" (z = H), "side"; volume "fluid".
 // Usage: gmsh -3 sphere_wall.geo -setnumber R 15 -setnumber hb 0.25 -format msh41 -o sphere_wall_r15.msh
 If (!Exists(R))
@@ -21,6 +22,9 @@ EndIf
 If (!Exists(grow))
   grow = 6.0;
 EndIf
+If (!Exists(zb))
+  zb = H;
+EndIf
 SetFactory("OpenCASCADE");
 Cylinder(1) = {0, 0, 0, 0, 0, H, R};
 Physical Surface("side") = {1};
@@ -28,7 +32,7 @@ Physical Surface("top") = {2};
 Physical Surface("bottom") = {3};
 Physical Volume("fluid") = {1};
 Point(100) = {0, 0, 0};
-Point(101) = {0, 0, H};
+Point(101) = {0, 0, zb};
 Line(100) = {100, 101};
 Field[1] = Distance;
 Field[1].CurvesList = {100};

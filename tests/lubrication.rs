@@ -11,6 +11,7 @@ const FILM: Lubrication = Lubrication {
     viscosity: 0.3,
     cut: 0.02,
     roughness: 1e-4,
+    share: 0.0,
 };
 
 /// The relative curvature of a gap over the plane z = 0 with principal radii `rx`, `ry`.
@@ -100,7 +101,38 @@ fn the_added_resistance_is_the_films_below_the_cut_and_stops_at_the_roughness() 
     assert!((added / expected - 1.0).abs() < 1e-12, "{added} {expected}");
     let rough = FILM.resistance::<3>(FILM.roughness, &k, 1.0);
     assert_eq!(FILM.resistance::<3>(FILM.roughness / 3.0, &k, 1.0), rough);
-    assert_eq!(FILM.resistance::<3>(-0.01, &k, 1.0), rough);
+    assert!(rough > 0.0);
+    // The surfaces met: the collision law's overlap, no film.
+    assert_eq!(FILM.resistance::<3>(0.0, &k, 1.0), 0.0);
+    assert_eq!(FILM.resistance::<3>(-0.01, &k, 1.0), 0.0);
+}
+
+/// With the mesh's share `s`, the film adds `1 − s` of its resistance and of its step's impulse:
+/// the same as the whole film of a fluid `1 − s` times as viscous.
+#[test]
+fn a_share_the_mesh_carries_is_left_out_of_the_film() {
+    let k = gap_curvature(0.5, 0.5);
+    let shared = Lubrication { share: 0.7, ..FILM };
+    let thinner = Lubrication {
+        viscosity: 0.3 * FILM.viscosity,
+        ..FILM
+    };
+    for h in [1.5e-2, 1e-3, 2e-4, 5e-5] {
+        let (a, b) = (shared.resistance::<3>(h, &k, 1.0), thinner.resistance::<3>(h, &k, 1.0));
+        assert!((a / b - 1.0).abs() < 1e-12, "{h}: {a} {b}");
+        let expected = 0.3 * FILM.resistance::<3>(h, &k, 1.0);
+        assert!((a / expected - 1.0).abs() < 1e-12, "{h}: {a} {expected}");
+        let (a, b) = (
+            shared.stepped::<3>((h, 0.5), (&k, 1.0), 0.01, 1e-3),
+            thinner.stepped::<3>((h, 0.5), (&k, 1.0), 0.01, 1e-3),
+        );
+        assert!((a - b).abs() < 1e-12 && a < 0.5, "{h}: {a} {b}");
+        assert!(
+            shared.stepped::<3>((h, 0.5), (&k, 1.0), 0.01, 1e-3) > FILM.stepped::<3>((h, 0.5), (&k, 1.0), 0.01, 1e-3)
+        );
+    }
+    // The film's own closed form stays whole.
+    assert_eq!(shared.film::<3>(1e-3, &k, 1.0), FILM.film::<3>(1e-3, &k, 1.0));
 }
 
 /// A ball (or a disk) of radius `r` and density 7.8 coasting without gravity at `speed` towards
@@ -410,6 +442,10 @@ fn film_keys_that_do_not_fit_are_named() {
         (
             case("", "cut = -1.0, roughness = 1e-4, viscosity = 0.01"),
             "`contact.lubrication.cut`: must be a positive number, got -1",
+        ),
+        (
+            case(fluid, "cut = 0.02, roughness = 1e-4, share = 1.0"),
+            "`contact.lubrication.share`: must be in [0, 1), the share of the film the fluid mesh carries itself, got 1",
         ),
         (
             case("", "cut = 0.02, roughnes = 1e-4, viscosity = 0.01"),

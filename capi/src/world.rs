@@ -55,6 +55,7 @@ fn film(options: &TumbleWorldOptions) -> Result<Option<Lubrication>, Failure> {
             viscosity,
             cut,
             roughness,
+            share: given_number(options.lubrication_share).unwrap_or(0.0),
         })),
         _ => Err(Failure::new(
             TumbleStatus::InvalidArgument,
@@ -106,6 +107,9 @@ pub struct TumbleWorldOptions {
     /// The roughness `h_r` (< `h_c`), below which the film's force stays the one at `h_r`; NaN
     /// (the default): no film.
     pub lubrication_roughness: f64,
+    /// The share `s` in [0, 1) of the film below the cut that the host's mesh carries itself
+    /// (the film adds `1 − s` of its closed form); NaN (the default): 0, the whole film.
+    pub lubrication_share: f64,
     /// The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
     /// default) means `min(range/4, the body's smallest size/20)`, as case files do.
     pub lattice_step: f64,
@@ -135,6 +139,7 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
         lubrication_viscosity: f64::NAN,
         lubrication_cut: f64::NAN,
         lubrication_roughness: f64::NAN,
+        lubrication_share: f64::NAN,
         lattice_step: 0.0,
         threads: 0,
     }
@@ -243,6 +248,7 @@ pub unsafe extern "C" fn tumble_world_new(
             "lubrication_viscosity",
             "lubrication_cut",
             "lubrication_roughness",
+            "lubrication_share",
             "lattice_step",
             "threads",
         ];

@@ -350,6 +350,20 @@ fn the_collision_law_through_the_abi() {
             last()
         );
         options.stiffness = f64::NAN;
+        // A film's share of 1 or more leaves nothing of it: named.
+        (options.lubrication_viscosity, options.lubrication_cut) = (0.01, 0.02);
+        (options.lubrication_roughness, options.lubrication_share) = (1e-4, 1.0);
+        assert_eq!(
+            tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world),
+            TumbleStatus::InvalidArgument
+        );
+        assert!(
+            last().starts_with("options.lubrication_share: must be in [0, 1)"),
+            "{}",
+            last()
+        );
+        (options.lubrication_viscosity, options.lubrication_cut) = (f64::NAN, f64::NAN);
+        (options.lubrication_roughness, options.lubrication_share) = (f64::NAN, f64::NAN);
         assert_eq!(
             tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world),
             TumbleStatus::Ok

@@ -21,7 +21,7 @@ module tumble
         integer(c_int) :: law
         real(c_double) :: range, stiffness, wall_stiffness, damping
         real(c_double) :: restitution, duration, friction, rolling
-        real(c_double) :: lubrication_viscosity, lubrication_cut, lubrication_roughness
+        real(c_double) :: lubrication_viscosity, lubrication_cut, lubrication_roughness, lubrication_share
         real(c_double) :: lattice_step
         integer(c_int32_t) :: threads
     end type

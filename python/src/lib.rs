@@ -271,11 +271,12 @@ impl World {
     /// `stiffness`, `damping` a normal dashpot) or "collision" (`restitution` e, `duration` t_c,
     /// `friction` μ, `rolling` μ_r); `range` is ρ, the range of a repulsive force or where a
     /// collision begins. `lubrication` = (viscosity μ, cut h_c, roughness h_r) adds the film's
-    /// force below the gap h_c beside the law (None: no film). `lattice_step` the spacing of each
-    /// body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of a pool of
-    /// the world's own (None: every core; the results do not depend on it).
+    /// force below the gap h_c beside the law (None: no film), less the share `lubrication_share`
+    /// in [0, 1) of it that the host's mesh carries itself (None: 0). `lattice_step` the spacing
+    /// of each body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of
+    /// a pool of the world's own (None: every core; the results do not depend on it).
     #[new]
-    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lattice_step = None, threads = None))]
+    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lubrication_share = None, lattice_step = None, threads = None))]
     fn new(
         py: Python<'_>,
         dim: usize,
@@ -294,6 +295,7 @@ impl World {
         friction: Option<f64>,
         rolling: Option<f64>,
         lubrication: Option<(f64, f64, f64)>,
+        lubrication_share: Option<f64>,
         lattice_step: Option<f64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
@@ -311,6 +313,7 @@ impl World {
                 viscosity,
                 cut,
                 roughness,
+                share: lubrication_share.unwrap_or(0.0),
             }),
         };
         let options = dynamic::WorldOptions {

@@ -428,3 +428,8 @@ def test_the_lubrication_film_slows_an_approach_as_its_closed_form_integrates():
     assert expected < 0.8 and abs((1.0 - speed) / (1.0 - expected) - 1.0) < 0.01
     with pytest.raises(ValueError, match="lubrication_roughness: must be below the cut"):
         tumble.World(2, range=1e-4, law="collision", restitution=0.9, duration=1e-3, lubrication=(mu, cut, cut))
+    with pytest.raises(ValueError, match=r"lubrication_share: must be in \[0, 1\)"):
+        tumble.World(
+            2, range=1e-4, law="collision", restitution=0.9, duration=1e-3, lubrication=(mu, cut, 1e-4),
+            lubrication_share=1.0,
+        )

@@ -113,6 +113,7 @@ class World:
         friction: Optional[float] = None,
         rolling: Optional[float] = None,
         lubrication: Optional[Tuple[float, float, float]] = None,
+        lubrication_share: Optional[float] = None,
         lattice_step: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> None: ...

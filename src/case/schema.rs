@@ -232,7 +232,8 @@ pub struct ContactSpec {
     pub broad_phase: Option<String>,
 }
 
-/// The lubrication film ([`crate::contact::lubrication`]): `lubrication = { cut = …, roughness = … }`.
+/// The lubrication film ([`crate::contact::lubrication`]): `lubrication = { cut = …, roughness = … }`
+/// (and `share`, `viscosity`).
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LubricationSpec {
@@ -244,6 +245,9 @@ pub struct LubricationSpec {
     /// `μ`, the film's viscosity: the `[fluid]`'s, and required only without a `[fluid]` (a dry
     /// case's bodies in a liquid the mesh does not carry).
     pub viscosity: Option<f64>,
+    /// `s` in [0, 1), the share of the film below the cut that the fluid mesh carries itself
+    /// (the film adds the rest); 0 by default.
+    pub share: Option<f64>,
 }
 
 /// Time stepping.

@@ -21,10 +21,14 @@
 //! in the difference below.
 //!
 //! The fluid mesh resolves the film down to a gap of about `h_c` (a cell or two), so only the
-//! part it misses is added: `F(h₀) − F(h_c)` for `h₀ < h_c`, nothing above, and below a roughness
-//! `h_r` the force of `h_r` (the film breaks down there and the collision law takes over). A
-//! flat face against a flat face (`K = 0`) would give no finite force: each eigenvalue of `K` is
-//! at least `1/r` with `r` the smaller bounding radius of the pair, the sphere a flat face fits in.
+//! part it misses is added: `(1 − s)(F(h₀) − F(h_c))` for `h₀ < h_c`, nothing above, below a
+//! roughness `h_r` the force of `h_r`, and nothing once the surfaces meet (`h₀ ≤ 0`: the
+//! collision law's overlap, where the film has broken down). `s` is the share of the film that
+//! the mesh still carries below the cut, 0 by default: a fictitious-domain mesh carries a share
+//! at slow approaches that depends on the time step, and none where a step crosses the film
+//! (docs/validation.md, "The lubrication film"). A flat face against a flat face (`K = 0`) would
+//! give no finite force: each eigenvalue of `K` is at least `1/r` with `r` the smaller bounding
+//! radius of the pair, the sphere a flat face fits in.
 //!
 //! The solver ([`super::ContactSolver`]) finds the films as patches of nodes within `h_c` and
 //! a step's approach (one per patch, as the `patches` law finds its contacts), and applies a
@@ -39,7 +43,7 @@
 //! (`1/m_n = Σ 1/m + ((a − G) × n)·J⁻¹((a − G) × n)` over the pair) and the approach speed `u`,
 //! the film alone gives `m_n du/dh = λ(h)`: the speed at a gap is the film's work
 //! `Φ(h) = ∫_h^{h_c} λ` less than it was at `h_c`, exactly (`Φ = C (ln(h_c/h) − 1 + h/h_c)` in 3D
-//! and `C (2/√h − 3/√h_c + h/h_c^{3/2})` in 2D, with `λ(h_r)` held below `h_r`). The bodies'
+//! and `C (2/√h − 3/√h_c + h/h_c^{3/2})` in 2D, times `1 − s`, with `λ(h_r)` held below `h_r`). The bodies'
 //! step (`x += v' Δt`, semi-implicit Euler) moves the gap to `h' = h − u' Δt`, and the film's
 //! step ends at the speed
 //!
@@ -70,6 +74,10 @@ pub struct Lubrication {
     pub cut: f64,
     /// `h_r` (< `h_c`): the roughness, below which the force stays the one at `h_r`.
     pub roughness: f64,
+    /// `s` in [0, 1): the share of the film's resistance below the cut that the fluid mesh
+    /// carries itself; the film adds the rest. 0: the whole film (a dry case, or a mesh that
+    /// carries nothing of it).
+    pub share: f64,
 }
 
 /// The film's law on one gap's curvature, `λ_film(h) = C h^{−p}`: `p = 1` in 3D, `3/2` in 2D.
@@ -111,21 +119,31 @@ impl Lubrication {
         f.c * gap.powf(-f.p)
     }
 
-    /// The resistance the mesh misses, `λ(h₀) = λ_film(max(h₀, h_r)) − λ_film(h_c)` for
-    /// `h₀ < h_c`, else 0.
+    /// The resistance the mesh misses,
+    /// `λ(h₀) = (1 − s)(λ_film(max(h₀, h_r)) − λ_film(h_c))` for `0 < h₀ < h_c`, else 0.
     pub fn resistance<const D: usize>(&self, gap: f64, k: &SMatrix<f64, D, D>, radius: f64) -> f64 {
-        self.resisting(gap, self.power(k, radius))
+        self.resisting(gap, self.missed(k, radius))
+    }
+
+    /// The law of the part the mesh misses: [`Self::power`]'s times `1 − s`.
+    fn missed<const D: usize>(&self, k: &SMatrix<f64, D, D>, radius: f64) -> Power {
+        let f = self.power(k, radius);
+        Power {
+            c: f.c * (1.0 - self.share),
+            p: f.p,
+        }
     }
 
     fn resisting(&self, gap: f64, f: Power) -> f64 {
-        if gap >= self.cut {
+        if gap >= self.cut || gap <= 0.0 {
             return 0.0;
         }
         f.c * (gap.max(self.roughness).powf(-f.p) - self.cut.powf(-f.p))
     }
 
     /// The film's work from the cut down to the gap `h`, `Φ(h) = ∫_h^{h_c} λ`: zero above the
-    /// cut, growing as the gap closes, by `λ(h_r)` per unit length below the roughness.
+    /// cut, growing as the gap closes, by `λ(h_r)` per unit length below the roughness, and no
+    /// more once the surfaces meet (`h ≤ 0`).
     fn working(&self, gap: f64, f: Power) -> f64 {
         if gap >= self.cut {
             return 0.0;
@@ -141,12 +159,12 @@ impl Lubrication {
             power - s * self.cut.powf(-f.p)
         };
         let film = f.c * (primitive(self.cut) - primitive(h));
-        film + self.resisting(self.roughness, f) * (self.roughness - gap).max(0.0)
+        film + self.resisting(self.roughness, f) * (self.roughness - gap.max(0.0)).max(0.0)
     }
 
     /// The approach speed after a step `dt` of a pair of mass `mass` along the normal that
-    /// approaches at `approach` (negative: separates) across the gap `gap`, under the film alone
-    /// (the module's step): between `approach` and 0.
+    /// approaches at `approach` (negative: separates) across the gap `gap`, under the part of the
+    /// film the mesh misses alone (the module's step): between `approach` and 0.
     pub fn stepped<const D: usize>(
         &self,
         (gap, approach): (f64, f64),
@@ -154,7 +172,7 @@ impl Lubrication {
         mass: f64,
         dt: f64,
     ) -> f64 {
-        let f = self.power(k, radius);
+        let f = self.missed(k, radius);
         let start = self.working(gap, f);
         // Increasing in `u'`, from `g(0) = −u` to `g(u)` of the sign of `u`.
         let g = |after: f64| after - approach + (self.working(gap - after * dt, f) - start) / mass;
@@ -178,16 +196,30 @@ impl Lubrication {
     }
 }
 
-/// Adds the film force of every patch of `films` to `force` and `torque`, in the order of the
-/// films: the impulse of the film over the step `dt` ([`Lubrication::stepped`]) over `dt`, or
-/// with `dt = 0` (forces looked at without a step) the resistance times the approach speed.
-/// With `fluid` (one per body; empty: dry) the step starts from each body's free velocity at the
-/// step's end and its mass over the step, `m + D Δt` ([`Surroundings`]).
+/// Which films [`add_films`] adds, and over what.
+pub(super) enum Held<'a> {
+    /// Every film over the step (for the fluid's solve); with a list, a pair one of whose films
+    /// reaches the surfaces' contact within the step (`h₀ − u'Δt ≤ 0`) is left out and named
+    /// there (sorted), to be stepped with the law's sub-steps instead ([`Held::Only`]).
+    Step(Option<&'a mut Vec<(u32, u32)>>),
+    /// Only the films of these pairs (sorted), each sub-step.
+    Only(&'a [(u32, u32)]),
+}
+
+/// Adds the film force of the patches of `films` that `held` names to `force` and `torque`, in
+/// the order of the films: the impulse of the film over the step `dt`
+/// ([`Lubrication::stepped`]) over `dt`, or with `dt = 0` (forces looked at without a step) the
+/// resistance times the approach speed. With `fluid` (one per body; empty: dry) the step starts
+/// from each body's free velocity at the step's end and its mass over the step, `m + D Δt`
+/// ([`Surroundings`]). `pushes` is scratch.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn add_films<const D: usize>(
     film: &Lubrication,
     films: &[Contact<D>],
     (bodies, fluid): (&[RigidBody<D>], &[Surroundings<D>]),
     dt: f64,
+    mut held: Held<'_>,
+    pushes: &mut Vec<f64>,
     force: &mut [Vector<D>],
     torque: &mut [Angular<D>],
 ) where
@@ -199,7 +231,14 @@ pub(super) fn add_films<const D: usize>(
             resistance: 0.0,
         })
     };
+    pushes.clear();
     for c in films {
+        if let Held::Only(pairs) = &held {
+            if pairs.binary_search(&(c.i, c.j)).is_err() {
+                pushes.push(0.0);
+                continue;
+            }
+        }
         let n = c.normal;
         let a: Point<D> = (c.point_i + c.point_j) * 0.5;
         let bi = &bodies[c.i as usize];
@@ -213,8 +252,8 @@ pub(super) fn add_films<const D: usize>(
             b.point_velocity(&a).dot(&n) + if start { 0.0 } else { s.drift.dot(&n) }
         };
         let mut approach = -free(bi, &si);
-        let other = (c.j != WALL).then(|| &bodies[c.j as usize]);
-        if let Some(bj) = other {
+        if c.j != WALL {
+            let bj = &bodies[c.j as usize];
             let sj = around(c.j);
             k += curvature(bj, &c.point_j);
             radius = radius.min(bj.geometry.radius);
@@ -222,19 +261,38 @@ pub(super) fn add_films<const D: usize>(
             approach += free(bj, &sj);
         }
         let k = projector * k * projector;
-        let push = if start {
+        pushes.push(if start {
             film.resistance(c.gap, &k, radius) * approach
         } else {
             let mass = 1.0 / compliance;
-            mass * (approach - film.stepped((c.gap, approach), (&k, radius), mass, dt)) / dt
-        };
-        if push == 0.0 {
+            let after = film.stepped((c.gap, approach), (&k, radius), mass, dt);
+            if let Held::Step(Some(deferred)) = &mut held {
+                if c.gap - after * dt <= 0.0 {
+                    deferred.push((c.i, c.j));
+                }
+            }
+            mass * (approach - after) / dt
+        });
+    }
+    if let Held::Step(Some(d)) = &mut held {
+        d.sort_unstable();
+        d.dedup();
+    }
+    let deferred: &[(u32, u32)] = match &held {
+        Held::Step(Some(d)) => d.as_slice(),
+        _ => &[],
+    };
+    for (c, &push) in films.iter().zip(pushes.iter()) {
+        if push == 0.0 || deferred.binary_search(&(c.i, c.j)).is_ok() {
             continue;
         }
-        let f = n * push;
+        let a: Point<D> = (c.point_i + c.point_j) * 0.5;
+        let f = c.normal * push;
+        let bi = &bodies[c.i as usize];
         force[c.i as usize] += f;
         torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f);
-        if let Some(bj) = other {
+        if c.j != WALL {
+            let bj = &bodies[c.j as usize];
             force[c.j as usize] -= f;
             torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bj.position), &(-f));
         }

@@ -100,6 +100,15 @@ where
     /// What the fluid around each body does over a step, for the film's step (set by a
     /// coupling that resolves the fluid; empty: dry, [`surroundings`]).
     pub surroundings: Vec<Surroundings<D>>,
+    /// The pairs (`(i, WALL)` for a wall) whose film reaches the surfaces' contact within the
+    /// step, left out of [`Self::film_force`] by [`Self::film_forces`] with `defer` and stepped
+    /// with the law by [`Self::law_forces`] instead; sorted.
+    pub deferred: Vec<(u32, u32)>,
+    /// The deferred films' force and torque summed over the law's sub-steps so far.
+    deferred_sum: Vec<(Vector<D>, Angular<D>)>,
+    /// Scratch: the films' pushes, one sub-step's deferred films.
+    pushes: Vec<f64>,
+    substep: (Vec<Vector<D>>, Vec<Angular<D>>),
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
     memory: Vec<Memory<D>>,
@@ -129,6 +138,10 @@ where
             film_force: Vec::new(),
             film_torque: Vec::new(),
             surroundings: Vec::new(),
+            deferred: Vec::new(),
+            deferred_sum: Vec::new(),
+            pushes: Vec::new(),
+            substep: (Vec::new(), Vec::new()),
             memory: Vec::new(),
             effects: Vec::new(),
             outside: None,
@@ -213,7 +226,7 @@ where
         self.detect(bodies, walls, dt, (true, true))?;
         let t2 = Instant::now();
         self.add_law(bodies, dt, force, torque);
-        self.add_films(bodies, dt);
+        self.add_films(bodies, dt, None);
         for (f, g) in force.iter_mut().zip(&self.film_force) {
             *f += g;
         }
@@ -224,10 +237,12 @@ where
         Ok(())
     }
 
-    /// The collision law's (or the repulsive law's) force and torque alone into `force` and
-    /// `torque` (overwritten), as [`Self::forces`] without the film, whose force, torque and
-    /// patches are left as they are: for a coupling that holds the film over the law's sub-steps
-    /// ([`crate::sim::immersed`]).
+    /// The collision law's (or the repulsive law's) force and torque into `force` and `torque`
+    /// (overwritten), as [`Self::forces`] without the film, whose force and torque are left as
+    /// they are: for a coupling that holds the film over the law's sub-steps
+    /// ([`crate::sim::immersed`]); with them the films of the [`Self::deferred`] pairs over the
+    /// sub-step `dt`, on the bodies' own momentum (a step that reaches the contact is an impact,
+    /// where the fluid's share over a sub-step is small), summed for [`Self::end_substeps`].
     pub fn law_forces(
         &mut self,
         bodies: &[RigidBody<D>],
@@ -236,11 +251,53 @@ where
         force: &mut [Vector<D>],
         torque: &mut [Angular<D>],
     ) -> Result<(), BroadError> {
-        self.detect(bodies, walls, dt, (true, false))?;
+        let deferred = !self.deferred.is_empty() && self.model.lubrication.is_some();
+        self.detect(bodies, walls, dt, (true, deferred))?;
         let t2 = Instant::now();
         self.add_law(bodies, dt, force, torque);
+        if let (true, Some(film)) = (deferred, &self.model.lubrication) {
+            let n = bodies.len();
+            let (f, t) = &mut self.substep;
+            f.clear();
+            f.resize(n, Vector::<D>::zeros());
+            t.clear();
+            t.resize(n, <Dim<D> as Kinematics<D>>::zero());
+            lubrication::add_films(
+                film,
+                &self.films,
+                (bodies, &[]),
+                dt,
+                lubrication::Held::Only(&self.deferred),
+                &mut self.pushes,
+                f,
+                t,
+            );
+            self.deferred_sum
+                .resize(n, (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()));
+            for k in 0..n {
+                force[k] += f[k];
+                torque[k] += t[k];
+                self.deferred_sum[k].0 += f[k];
+                self.deferred_sum[k].1 += t[k];
+            }
+        }
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
+    }
+
+    /// After `substeps` calls of [`Self::law_forces`] over a step: adds the deferred films' mean
+    /// force and torque over them to [`Self::film_force`] and [`Self::film_torque`] (the films'
+    /// whole force over the step, as the next step's surroundings read it) and forgets them.
+    pub fn end_substeps(&mut self, substeps: usize) {
+        let scale = 1.0 / substeps.max(1) as f64;
+        for (k, (f, t)) in self.deferred_sum.iter().enumerate() {
+            if let (Some(ff), Some(ft)) = (self.film_force.get_mut(k), self.film_torque.get_mut(k)) {
+                *ff += f * scale;
+                *ft += *t * scale;
+            }
+        }
+        self.deferred_sum.clear();
+        self.deferred.clear();
     }
 
     /// The law's force and torque on the contacts of the last detection into `force` and
@@ -273,23 +330,29 @@ where
     /// The lubrication film's force and torque on every body alone, into [`Self::film_force`]
     /// and [`Self::film_torque`], held over a step `dt`; the law's contacts and springs are left
     /// as they are. For a coupling that puts the film into the fluid's solve and sub-steps the
-    /// law ([`crate::sim::immersed`]).
+    /// law ([`crate::sim::immersed`]); with `defer` the pairs whose film reaches the contact
+    /// within the step are left to the sub-steps ([`Self::deferred`]).
     pub fn film_forces(
         &mut self,
         bodies: &[RigidBody<D>],
         walls: Option<&Walls<D>>,
         dt: f64,
+        defer: bool,
     ) -> Result<(), BroadError> {
         self.detect(bodies, walls, dt, (false, true))?;
         let t2 = Instant::now();
-        self.add_films(bodies, dt);
+        self.deferred.clear();
+        self.deferred_sum.clear();
+        let mut deferred = std::mem::take(&mut self.deferred);
+        self.add_films(bodies, dt, defer.then_some(&mut deferred));
+        self.deferred = deferred;
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
     }
 
     /// The films' forces of the last detection into [`Self::film_force`] and
-    /// [`Self::film_torque`] (zero without a film).
-    fn add_films(&mut self, bodies: &[RigidBody<D>], dt: f64) {
+    /// [`Self::film_torque`] (zero without a film), less those `deferred` names.
+    fn add_films(&mut self, bodies: &[RigidBody<D>], dt: f64, deferred: Option<&mut Vec<(u32, u32)>>) {
         self.film_force.clear();
         self.film_force.resize(bodies.len(), Vector::<D>::zeros());
         self.film_torque.clear();
@@ -300,6 +363,8 @@ where
                 &self.films,
                 (bodies, &self.surroundings),
                 dt,
+                lubrication::Held::Step(deferred),
+                &mut self.pushes,
                 &mut self.film_force,
                 &mut self.film_torque,
             );

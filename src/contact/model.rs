@@ -109,7 +109,8 @@ impl ContactModel {
     /// `wall_stiffness`), `damping` ≥ 0 and none of the collision law's parameters; for
     /// `collision` a `restitution` in (0, 1], a positive `duration`, `friction` and `rolling` ≥ 0,
     /// and none of the repulsive laws' (its stiffness and damping follow from `e` and `t_c`);
-    /// a film's viscosity and cut positive, its roughness positive and below the cut.
+    /// a film's viscosity and cut positive, its roughness positive and below the cut, its
+    /// share in [0, 1).
     pub fn new(p: &ContactParameters) -> Result<ContactModel, ContactError> {
         let range = positive("range", p.range)?;
         let lubrication = p.lubrication.map(checked_film).transpose()?;
@@ -253,9 +254,18 @@ impl ContactModel {
     }
 }
 
-/// The film `l` if its viscosity and cut are positive and its roughness positive and below the
-/// cut.
+/// The film `l` if its viscosity and cut are positive, its roughness positive and below the
+/// cut, and its share in [0, 1).
 fn checked_film(l: Lubrication) -> Result<Lubrication, ContactError> {
+    if !(0.0..1.0).contains(&l.share) {
+        return Err(ContactError {
+            field: "lubrication_share",
+            message: format!(
+                "must be in [0, 1), the share of the film the fluid mesh carries itself, got {}",
+                l.share
+            ),
+        });
+    }
     positive("lubrication_viscosity", l.viscosity)?;
     positive("lubrication_cut", l.cut)?;
     positive("lubrication_roughness", l.roughness)?;

@@ -91,7 +91,7 @@ impl Case {
     }
 
     /// The film of `[contact] lubrication`, with the `[fluid]`'s viscosity (or its own, without a
-    /// fluid).
+    /// fluid) and the share of it the mesh carries (0 by default).
     fn lubrication(&self, c: &schema::ContactSpec) -> Result<Option<Lubrication>, CaseError> {
         let Some(l) = c.lubrication else {
             return Ok(None);
@@ -116,6 +116,7 @@ impl Case {
             viscosity,
             cut: l.cut,
             roughness: l.roughness,
+            share: l.share.unwrap_or(0.0),
         }))
     }
 

@@ -13,7 +13,8 @@
 //! the momentum over `ρ_f` that the last projection gave the dofs the body captured. Then
 //! `ρ_s |B| dU/dt = F_h + W + F_c`, `I dω/dt = T_h + T_c − ω × I ω` by symplectic Euler over `n`
 //! sub-steps of `δ = Δt/n`, `F_h` and `T_h` held and the contact `(F_c, T_c)` recomputed at each
-//! (the law's; the film's held at the loaded one): `U ← U + δ (F_h + W + F_c)/m`,
+//! (the law's, and the film of a pair that reaches the contact within the step, an impact; the
+//! other films' held at the loaded one): `U ← U + δ (F_h + W + F_c)/m`,
 //! `ω ← ω + δ ω̇`, `G ← G + δ U`, `R ← exp(δ ω) R`. Cost: `O(bodies)` a sub-step, and the contact
 //! forces.
 
@@ -65,7 +66,8 @@ where
     let g = sim.gravity;
     for _ in 0..substeps {
         // With one sub-step its contact is the step's start's, computed and loaded already.
-        // With several, the law's is recomputed and the film's stays the loaded one.
+        // With several, the law's is recomputed, with the films deferred to the sub-steps, and
+        // the other films' stays the loaded one.
         if substeps > 1 {
             sim.law_forces(delta)?;
             for (k, (f, t)) in sim.force.iter_mut().zip(sim.torque.iter_mut()).enumerate() {
@@ -91,6 +93,9 @@ where
                 b.position += b.velocity * delta;
                 b.rotation = <Dim<D> as Kinematics<D>>::advance(&b.rotation, &b.angular_velocity, delta);
             });
+    }
+    if substeps > 1 {
+        sim.contact.end_substeps(substeps);
     }
     sim.time = time;
     sim.steps += 1;
