@@ -198,10 +198,11 @@ impl Lubrication {
 
 /// Which films [`add_films`] adds, and over what.
 pub(super) enum Held<'a> {
-    /// Every film over the step (for the fluid's solve); with a list, a pair one of whose films
-    /// reaches the surfaces' contact within the step (`h₀ − u'Δt ≤ 0`) is left out and named
-    /// there (sorted), to be stepped with the law's sub-steps instead ([`Held::Only`]).
-    Step(Option<&'a mut Vec<(u32, u32)>>),
+    /// Every film over the step (for the fluid's solve); with a list and the law's range `ρ`,
+    /// a pair one of whose films reaches the law's contact within the step (`h₀ − u'Δt ≤ ρ`) is
+    /// left out and named in the list (sorted), to be stepped with the law's sub-steps instead
+    /// ([`Held::Only`]).
+    Step(Option<(&'a mut Vec<(u32, u32)>, f64)>),
     /// Only the films of these pairs (sorted), each sub-step.
     Only(&'a [(u32, u32)]),
 }
@@ -266,20 +267,20 @@ pub(super) fn add_films<const D: usize>(
         } else {
             let mass = 1.0 / compliance;
             let after = film.stepped((c.gap, approach), (&k, radius), mass, dt);
-            if let Held::Step(Some(deferred)) = &mut held {
-                if c.gap - after * dt <= 0.0 {
+            if let Held::Step(Some((deferred, range))) = &mut held {
+                if c.gap - after * dt <= *range {
                     deferred.push((c.i, c.j));
                 }
             }
             mass * (approach - after) / dt
         });
     }
-    if let Held::Step(Some(d)) = &mut held {
+    if let Held::Step(Some((d, _))) = &mut held {
         d.sort_unstable();
         d.dedup();
     }
     let deferred: &[(u32, u32)] = match &held {
-        Held::Step(Some(d)) => d.as_slice(),
+        Held::Step(Some((d, _))) => d.as_slice(),
         _ => &[],
     };
     for (c, &push) in films.iter().zip(pushes.iter()) {

@@ -100,8 +100,8 @@ where
     /// What the fluid around each body does over a step, for the film's step (set by a
     /// coupling that resolves the fluid; empty: dry, [`surroundings`]).
     pub surroundings: Vec<Surroundings<D>>,
-    /// The pairs (`(i, WALL)` for a wall) whose film reaches the surfaces' contact within the
-    /// step, left out of [`Self::film_force`] by [`Self::film_forces`] with `defer` and stepped
+    /// The pairs (`(i, WALL)` for a wall) whose film reaches the law's range within the step,
+    /// left out of [`Self::film_force`] by [`Self::film_forces`] with `defer` and stepped
     /// with the law by [`Self::law_forces`] instead; sorted.
     pub deferred: Vec<(u32, u32)>,
     /// The deferred films' force and torque summed over the law's sub-steps so far.
@@ -330,7 +330,7 @@ where
     /// The lubrication film's force and torque on every body alone, into [`Self::film_force`]
     /// and [`Self::film_torque`], held over a step `dt`; the law's contacts and springs are left
     /// as they are. For a coupling that puts the film into the fluid's solve and sub-steps the
-    /// law ([`crate::sim::immersed`]); with `defer` the pairs whose film reaches the contact
+    /// law ([`crate::sim::immersed`]); with `defer` the pairs whose film reaches the law's range
     /// within the step are left to the sub-steps ([`Self::deferred`]).
     pub fn film_forces(
         &mut self,
@@ -344,7 +344,8 @@ where
         self.deferred.clear();
         self.deferred_sum.clear();
         let mut deferred = std::mem::take(&mut self.deferred);
-        self.add_films(bodies, dt, defer.then_some(&mut deferred));
+        let range = self.model.range;
+        self.add_films(bodies, dt, defer.then_some((&mut deferred, range)));
         self.deferred = deferred;
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())
@@ -352,7 +353,7 @@ where
 
     /// The films' forces of the last detection into [`Self::film_force`] and
     /// [`Self::film_torque`] (zero without a film), less those `deferred` names.
-    fn add_films(&mut self, bodies: &[RigidBody<D>], dt: f64, deferred: Option<&mut Vec<(u32, u32)>>) {
+    fn add_films(&mut self, bodies: &[RigidBody<D>], dt: f64, deferred: Option<(&mut Vec<(u32, u32)>, f64)>) {
         self.film_force.clear();
         self.film_force.resize(bodies.len(), Vector::<D>::zeros());
         self.film_torque.clear();
