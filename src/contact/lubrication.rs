@@ -43,9 +43,9 @@
 //! (`1/m_n = Σ 1/m + ((a − G) × n)·J⁻¹((a − G) × n)` over the pair) and the approach speed `u`,
 //! the film alone gives `m_n du/dh = λ(h)`: the speed at a gap is the film's work
 //! `Φ(h) = ∫_h^{h_c} λ` less than it was at `h_c`, exactly (`Φ = C (ln(h_c/h) − 1 + h/h_c)` in 3D
-//! and `C (2/√h − 3/√h_c + h/h_c^{3/2})` in 2D, times `1 − s`, with `λ(h_r)` held below `h_r`). The bodies'
-//! step (`x += v' Δt`, semi-implicit Euler) moves the gap to `h' = h − u' Δt`, and the film's
-//! step ends at the speed
+//! and `C (2/√h − 3/√h_c + h/h_c^{3/2})` in 2D, times `1 − s`, with `λ(h_r)` held below `h_r`).
+//! The bodies' step (`x += v' Δt`, semi-implicit Euler) moves the gap to `h' = h − u' Δt`, and
+//! the film's step ends at the speed
 //!
 //! ```text
 //! u' = u − (Φ(h − u' Δt) − Φ(h)) / m_n,

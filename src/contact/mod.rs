@@ -101,13 +101,14 @@ where
     /// coupling that resolves the fluid; empty: dry, [`surroundings`]).
     pub surroundings: Vec<Surroundings<D>>,
     /// The pairs (`(i, WALL)` for a wall) whose film reaches the law's range within the step,
-    /// left out of [`Self::film_force`] by [`Self::film_forces`] with `defer` and stepped
+    /// left out of [`Self::film_force`] by [`Self::film_forces`] and stepped
     /// with the law by [`Self::law_forces`] instead; sorted.
     pub deferred: Vec<(u32, u32)>,
     /// The deferred films' force and torque summed over the law's sub-steps so far.
     deferred_sum: Vec<(Vector<D>, Angular<D>)>,
-    /// Scratch: the films' pushes, one sub-step's deferred films.
+    /// Scratch: the films' pushes along their normals.
     pushes: Vec<f64>,
+    /// Scratch: one sub-step's force and torque of the deferred films.
     substep: (Vec<Vector<D>>, Vec<Angular<D>>),
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a
     /// buffer for the next.
@@ -330,22 +331,21 @@ where
     /// The lubrication film's force and torque on every body alone, into [`Self::film_force`]
     /// and [`Self::film_torque`], held over a step `dt`; the law's contacts and springs are left
     /// as they are. For a coupling that puts the film into the fluid's solve and sub-steps the
-    /// law ([`crate::sim::immersed`]); with `defer` the pairs whose film reaches the law's range
-    /// within the step are left to the sub-steps ([`Self::deferred`]).
+    /// law ([`crate::sim::immersed`]), less the pairs whose film reaches the law's range within
+    /// the step, left to the sub-steps ([`Self::deferred`]).
     pub fn film_forces(
         &mut self,
         bodies: &[RigidBody<D>],
         walls: Option<&Walls<D>>,
         dt: f64,
-        defer: bool,
     ) -> Result<(), BroadError> {
         self.detect(bodies, walls, dt, (false, true))?;
         let t2 = Instant::now();
-        self.deferred.clear();
         self.deferred_sum.clear();
         let mut deferred = std::mem::take(&mut self.deferred);
+        deferred.clear();
         let range = self.model.range;
-        self.add_films(bodies, dt, defer.then_some((&mut deferred, range)));
+        self.add_films(bodies, dt, Some((&mut deferred, range)));
         self.deferred = deferred;
         self.times.forces += t2.elapsed().as_secs_f64();
         Ok(())

@@ -358,7 +358,7 @@ where
         // the fluid's viscous answer to a force is faster than a step, and a film held only by
         // the body's inertia over sub-steps cut a settling sphere's speed threefold where its
         // force was a twentieth of the weight (docs/validation.md, "The lubrication film").
-        // But a film whose step reaches the contact (an impact) is stepped with the law's
+        // But a film whose step reaches the law's range (an impact) is stepped with the law's
         // sub-steps: held over the step, its push against the approach went on after the
         // rebound and added to it.
         let implicit_contact = *substeps == 1;
@@ -378,9 +378,7 @@ where
         if implicit_contact {
             bodies.contact_forces(dt)?;
         } else if films {
-            bodies
-                .contact
-                .film_forces(&bodies.bodies, bodies.walls.as_ref(), dt, true)?;
+            bodies.contact.film_forces(&bodies.bodies, bodies.walls.as_ref(), dt)?;
         }
         let n = bodies.bodies.len();
         loads.resize(
