@@ -196,6 +196,42 @@ fn balls_roll_without_slipping_below_the_friction_limit_and_slide_above_it() {
     );
 }
 
+/// A disk and a ball at rest on a floor that slides under them at `V` (a frame that follows a
+/// body sees its walls so, `ContactSolver::wall_velocity`): friction drags them until they roll
+/// on it, the angular momentum about the contact point kept, at `V/3` (disk, `I = m r²/2`) and
+/// `2V/7` (ball, `2/5`) within 1 %; with the floor at rest they stay still (within 1e-4 of
+/// `V`: the disk's sampled surface ripples).
+#[test]
+fn a_floor_sliding_under_a_ball_drags_it_until_it_rolls() {
+    fn dragged<const D: usize>(belt: f64) -> f64
+    where
+        tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+    {
+        let (g, range) = (9.81, 0.005);
+        let mut gravity = vec![0.0; D];
+        gravity[1] = -g;
+        let mut position = vec![1.0; D];
+        position[1] = 0.1 + range - 0.5 * g * (INCLINE_DURATION / std::f64::consts::PI).powi(2);
+        let contact = format!("range = {range}\nrestitution = 0.2\nduration = {INCLINE_DURATION}\nfriction = 0.3");
+        let mut sim = build::<D>(&ball_case(D, 0.1, &position, &vec![0.0; D], &gravity, &contact));
+        sim.contact.wall_velocity[0] = belt;
+        let dt = sim.stable_time_step();
+        // Sliding lasts `V / (μ g (1 + m r²/I))`, under 0.1 s at V = 1.
+        while sim.time < 0.3 {
+            sim.step(dt).unwrap();
+        }
+        sim.bodies[0].velocity[0]
+    }
+    let disk = dragged::<2>(1.0);
+    let ball = dragged::<3>(1.0);
+    println!("disk {disk:.5} (1/3), ball {ball:.5} (2/7)");
+    assert!((disk * 3.0 - 1.0).abs() < 0.01, "disk {disk}");
+    assert!((ball * 3.5 - 1.0).abs() < 0.01, "ball {ball}");
+    let (still_disk, still_ball) = (dragged::<2>(0.0), dragged::<3>(0.0));
+    println!("on a floor at rest: disk {still_disk:e}, ball {still_ball:e}");
+    assert!(still_disk.abs() < 1e-4 && still_ball.abs() < 1e-4);
+}
+
 /// Two spinning disks collide obliquely with friction and rolling resistance: the pair's
 /// momentum and angular momentum (about the origin, spins included) are kept to round-off, as
 /// the forces act on both at one point and the rolling torques are opposite; the kinetic energy

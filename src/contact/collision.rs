@@ -126,7 +126,8 @@ where
 }
 
 /// The collision law's force and torque of every contact, summed in the order of `contacts` into
-/// `force` and `torque` (overwritten), for a step of length `dt`. `memory` holds the springs of
+/// `force` and `torque` (overwritten), for a step of length `dt`, the walls moving at `walls`
+/// ([`super::ContactSolver::wall_velocity`]). `memory` holds the springs of
 /// the last step's contacts, sorted by `(i, j)`, and is replaced by this step's (sorted). The
 /// contacts are evaluated in parallel into `effects` (reused) and summed serially, so the result
 /// does not depend on the number of threads.
@@ -135,7 +136,7 @@ pub(super) fn collide<const D: usize>(
     law: &Collision,
     range: f64,
     contacts: &[Contact<D>],
-    bodies: &[RigidBody<D>],
+    (bodies, walls): (&[RigidBody<D>], &Vector<D>),
     dt: f64,
     memory: &mut Vec<Memory<D>>,
     effects: &mut Vec<Option<Effect<D>>>,
@@ -146,7 +147,7 @@ pub(super) fn collide<const D: usize>(
 {
     contacts
         .par_iter()
-        .map(|c| effect(law, range, c, bodies, dt, memory))
+        .map(|c| effect(law, range, c, (bodies, walls), dt, memory))
         .collect_into_vec(effects);
     force.fill(Vector::<D>::zeros());
     torque.fill(<Dim<D> as Kinematics<D>>::zero());
@@ -172,7 +173,7 @@ fn effect<const D: usize>(
     law: &Collision,
     range: f64,
     c: &Contact<D>,
-    bodies: &[RigidBody<D>],
+    (bodies, walls): (&[RigidBody<D>], &Vector<D>),
     dt: f64,
     memory: &[Memory<D>],
 ) -> Option<Effect<D>>
@@ -199,7 +200,7 @@ where
             bi.point_velocity(&a) - bj.point_velocity(&a),
             bi.angular_velocity - bj.angular_velocity,
         ),
-        None => (bi.mass, lever_i, bi.point_velocity(&a), bi.angular_velocity),
+        None => (bi.mass, lever_i, bi.point_velocity(&a) - walls, bi.angular_velocity),
     };
     let (k, damper) = law.stepped(mass, dt);
     let vn = v.dot(&n);

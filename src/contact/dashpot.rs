@@ -11,7 +11,7 @@ use crate::math::Vector;
 pub(super) fn add_damping<const D: usize>(
     model: &ContactModel,
     contacts: &[Contact<D>],
-    bodies: &[RigidBody<D>],
+    (bodies, walls): (&[RigidBody<D>], &Vector<D>),
     force: &mut [Vector<D>],
     torque: &mut [Angular<D>],
 ) where
@@ -21,7 +21,7 @@ pub(super) fn add_damping<const D: usize>(
         let (ai, aj) = model.law.application_points(&c.point_i, &c.point_j);
         let bi = &bodies[c.i as usize];
         let vj = match c.j {
-            WALL => Vector::<D>::zeros(),
+            WALL => *walls,
             j => bodies[j as usize].point_velocity(&aj),
         };
         let f = c.normal * (-model.damping * (bi.point_velocity(&ai) - vj).dot(&c.normal));

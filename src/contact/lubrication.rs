@@ -212,12 +212,13 @@ pub(super) enum Held<'a> {
 /// ([`Lubrication::stepped`]) over `dt`, or with `dt = 0` (forces looked at without a step) the
 /// resistance times the approach speed. With `fluid` (one per body; empty: dry) the step starts
 /// from each body's free velocity at the step's end and its mass over the step, `m + D Δt`
-/// ([`Surroundings`]). `pushes` is scratch.
+/// ([`Surroundings`]); the walls move at `walls` ([`super::ContactSolver::wall_velocity`]).
+/// `pushes` is scratch.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn add_films<const D: usize>(
     film: &Lubrication,
     films: &[Contact<D>],
-    (bodies, fluid): (&[RigidBody<D>], &[Surroundings<D>]),
+    (bodies, fluid, walls): (&[RigidBody<D>], &[Surroundings<D>], &Vector<D>),
     dt: f64,
     mut held: Held<'_>,
     pushes: &mut Vec<f64>,
@@ -253,7 +254,9 @@ pub(super) fn add_films<const D: usize>(
             b.point_velocity(&a).dot(&n) + if start { 0.0 } else { s.drift.dot(&n) }
         };
         let mut approach = -free(bi, &si);
-        if c.j != WALL {
+        if c.j == WALL {
+            approach += walls.dot(&n);
+        } else {
             let bj = &bodies[c.j as usize];
             let sj = around(c.j);
             k += curvature(bj, &c.point_j);

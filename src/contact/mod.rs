@@ -116,6 +116,11 @@ where
     effects: Vec<Option<collision::Effect<D>>>,
     /// The first body whose centre of mass was outside the domain at the last call.
     pub outside: Option<u32>,
+    /// The walls' velocity in the frame the bodies' velocities are measured in: zero in the lab;
+    /// in a frame that follows a body, minus the frame's (the walls slide past the bodies). The
+    /// collision law's friction and damping, the dashpot and the film take the bodies' velocity
+    /// relative to it.
+    pub wall_velocity: Vector<D>,
     /// Time spent, per phase.
     pub times: ContactTimes,
 }
@@ -146,6 +151,7 @@ where
             memory: Vec::new(),
             effects: Vec::new(),
             outside: None,
+            wall_velocity: Vector::<D>::zeros(),
             times: ContactTimes::default(),
         }
     }
@@ -266,7 +272,7 @@ where
             lubrication::add_films(
                 film,
                 &self.films,
-                (bodies, &[]),
+                (bodies, &[], &self.wall_velocity),
                 dt,
                 lubrication::Held::Only(&self.deferred),
                 &mut self.pushes,
@@ -309,7 +315,7 @@ where
                 law,
                 self.model.range,
                 &self.contacts,
-                bodies,
+                (bodies, &self.wall_velocity),
                 dt,
                 &mut self.memory,
                 &mut self.effects,
@@ -322,7 +328,13 @@ where
                     .extend(bodies.iter().map(|b| (b.position, b.geometry.radius)));
                 accumulate(&self.model, &self.contacts, &self.centres, force, torque);
                 if self.model.damping > 0.0 {
-                    dashpot::add_damping(&self.model, &self.contacts, bodies, force, torque);
+                    dashpot::add_damping(
+                        &self.model,
+                        &self.contacts,
+                        (bodies, &self.wall_velocity),
+                        force,
+                        torque,
+                    );
                 }
             }
         }
@@ -362,7 +374,7 @@ where
             lubrication::add_films(
                 film,
                 &self.films,
-                (bodies, &self.surroundings),
+                (bodies, &self.surroundings, &self.wall_velocity),
                 dt,
                 lubrication::Held::Step(deferred),
                 &mut self.pushes,

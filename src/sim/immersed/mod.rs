@@ -363,6 +363,11 @@ where
         // rebound and added to it.
         let implicit_contact = *substeps == 1;
         let films = bodies.contact.model.lubrication.is_some();
+        // In a frame that follows a body the walls slide past the bodies at minus its velocity:
+        // the friction and the films take the bodies' velocities relative to them.
+        if let Some(frame) = &bodies.frame {
+            bodies.contact.wall_velocity = -frame.lab().1;
+        }
         if let Some(l) = bodies.contact.model.lubrication {
             // What the fluid does around each body, for the film's step ([`Surroundings`]).
             let contact = &mut bodies.contact;
