@@ -56,3 +56,12 @@ gmsh -3 ten_cate.geo -setnumber hb 0.1875 -setnumber h 1 -format msh41 -o ten_ca
 # Gondret et al.'s bouncing sphere at St = 27 (cases/gondret_st27.toml; lengths in mm):
 # a 72 x 72 x 105 box, d/6 along the path and d/8 over the plate (75 258 tetrahedra).
 gmsh -3 gondret.geo -setnumber d 6 -setnumber H 105 -format msh41 -o gondret_st27.msh > /dev/null
+# A sphere of d = 4 mm thrown at a plate in liquids of every viscosity (scripts/restitution.py):
+# a 32 x 32 x 32 box, d/6 along the path and d/8 over the plate (37 354 tetrahedra).
+gmsh -3 gondret.geo -setnumber d 4 -setnumber W 32 -setnumber H 32 -setnumber grow 8 -format msh41 -o bounce.msh > /dev/null
+# The other Gondret cases (cases/gondret_st{100,152,192,742}.toml): d = 4, 3, 6 and 5 mm, each
+# box 12 d wide and tall enough for its release height (78 137, 107 727, 60 267, 78 471 tetrahedra).
+gmsh -3 gondret.geo -setnumber d 4 -setnumber H 72 -format msh41 -o gondret_st100.msh > /dev/null
+gmsh -3 gondret.geo -setnumber d 3 -setnumber H 81 -format msh41 -o gondret_st152.msh > /dev/null
+gmsh -3 gondret.geo -setnumber d 6 -setnumber H 75 -format msh41 -o gondret_st192.msh > /dev/null
+gmsh -3 gondret.geo -setnumber d 5 -setnumber H 90 -format msh41 -o gondret_st742.msh > /dev/null
