@@ -7,7 +7,7 @@ of the first contact (the smallest gap before the first rebound), the rebound sp
 upward speed after it), the effective restitution (their ratio), and each rebound's top gap over
 d with its time after the contact; the same read off the reference where it has them. Usage:
 
-    python3 scripts/gondret.py OUT_DIR D [REFERENCE_CSV] [--image PNG]
+    python3 scripts/gondret.py OUT_DIR D [REFERENCE_CSV] [--image PNG] [--label NAME]
 
 prints them (JSON on the last line) and, with --image and matplotlib, draws the gap against the
 time after the first contact beside the reference.
@@ -83,6 +83,7 @@ def main():
     parser.add_argument("d", type=float, help="the sphere's diameter (mm)")
     parser.add_argument("reference", nargs="?")
     parser.add_argument("--image")
+    parser.add_argument("--label", help="the run's name in the picture (default: OUT_DIR's)")
     args = parser.parse_args()
     rows = run_rows(args.out)
     a = 0.5 * args.d
@@ -113,12 +114,15 @@ def main():
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(6, 3.5))
         t0 = run["contact_time"] if run else 0.0
-        ax.plot([1e3 * (t - t0) for t in times], [g / args.d for g in gaps], label=args.out.rstrip("/").split("/")[-1])
+        ax.plot([1e3 * (t - t0) for t in times], [g / args.d for g in gaps], label=args.label or args.out.rstrip("/").split("/")[-1])
         if args.reference:
             ax.plot([1e3 * r[0] for r in ref], [r[1] / args.d for r in ref], "ko", ms=3,
                     label="Gondret et al. (2002)")
         ax.set_xlim(-20, None)
-        ax.set_ylim(0, None)
+        highest = [t["gap_over_d"] for t in (run["tops"] if run else [])]
+        if args.reference:
+            highest += [r[1] / args.d for r in ref if r[0] > 0.0]
+        ax.set_ylim(0, 1.3 * max(highest + [0.5]))
         ax.set_xlabel("time after the first contact (ms)")
         ax.set_ylabel("gap / d")
         ax.legend()
