@@ -26,7 +26,6 @@ The Stokes number is the one at the impact. Usage (about 3 min a run on 2 cores)
 
 import argparse
 import csv
-import math
 import os
 import subprocess
 import sys
