@@ -65,3 +65,10 @@ gmsh -3 gondret.geo -setnumber d 4 -setnumber H 72 -format msh41 -o gondret_st10
 gmsh -3 gondret.geo -setnumber d 3 -setnumber H 81 -format msh41 -o gondret_st152.msh > /dev/null
 gmsh -3 gondret.geo -setnumber d 6 -setnumber H 75 -format msh41 -o gondret_st192.msh > /dev/null
 gmsh -3 gondret.geo -setnumber d 5 -setnumber H 90 -format msh41 -o gondret_st742.msh > /dev/null
+# A sphere of radius 1 settling onto the bottom of a cylinder of radius 30, and two approaching
+# each other on the axis of a taller one as they fall (scripts/sphere_wall.py): a/4 within 2 of
+# the axis (between the heights 14 and 46 for the pair), growing to 3 over 6 (111 554 and
+# 207 504 tetrahedra).
+gmsh -3 sphere_wall.geo -setnumber R 30 -format msh41 -o sphere_wall_r30.msh > /dev/null
+gmsh -3 sphere_wall.geo -setnumber R 30 -setnumber H 60 -setnumber za 14 -setnumber zb 46 -format msh41 \
+    -o sphere_pair_r30.msh > /dev/null

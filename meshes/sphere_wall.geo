@@ -1,6 +1,7 @@
 // A cylinder of radius R and height H (axis z, the bottom at z = 0) for a sphere of radius 1
 // settling along the axis onto the bottom at Re << 1 (Brenner 1961; docs/validation.md, "A sphere
-// approaching a wall"): size hb within rb of the axis below the height zb (all of it by
+// approaching a wall"; two spheres approaching each other on its axis, "Two spheres approaching
+// each other"): size hb within rb of the axis between the heights za and zb (all of it by
 // default), growing linearly to h at rb + grow.
 // Markers: "bottom" (z = 0), "top" (z = H), "side"; volume "fluid".
 // Usage: gmsh -3 sphere_wall.geo -setnumber R 15 -setnumber hb 0.25 -format msh41 -o sphere_wall_r15.msh
@@ -22,6 +23,9 @@ EndIf
 If (!Exists(grow))
   grow = 6.0;
 EndIf
+If (!Exists(za))
+  za = 0.0;
+EndIf
 If (!Exists(zb))
   zb = H;
 EndIf
@@ -31,7 +35,7 @@ Physical Surface("side") = {1};
 Physical Surface("top") = {2};
 Physical Surface("bottom") = {3};
 Physical Volume("fluid") = {1};
-Point(100) = {0, 0, 0};
+Point(100) = {0, 0, za};
 Point(101) = {0, 0, zb};
 Line(100) = {100, 101};
 Field[1] = Distance;
