@@ -120,53 +120,54 @@ def case_text(geometry, boundary, film, dt, h0, end):
                        boundary=boundary, bodies=bodies, hr=HR, film=text, dt=dt, end=end)
 
 
-def brenner_wall(h, a=A, terms=400):
-    """Brenner's (1961) drag factor of a sphere of radius a moving normal to a plane no-slip wall
-    at a gap h (its centre at h + a): (4/3) sinh(alpha) sum n(n+1)/((2n-1)(2n+3))
-    [(2 sinh((2n+1)alpha) + (2n+1) sinh(2 alpha)) / (4 sinh^2((n+1/2)alpha) - (2n+1)^2 sinh^2(alpha)) - 1],
-    cosh(alpha) = (h + a)/a."""
+def bispherical(h, a, bracket, terms=400):
+    """The series the bispherical coordinates give for two spheres (or a sphere and a plane) on
+    their line of centres: (4/3) sinh(alpha) sum_n n(n+1)/((2n-1)(2n+3)) bracket(n, alpha),
+    cosh(alpha) = (h + a)/a for a sphere of radius a at a gap h from the plane (the plane of
+    symmetry for two spheres). The terms fall as exp(-(2n-1) alpha); they stop where sinh would
+    overflow."""
     alpha = math.acosh((h + a) / a)
     total = 0.0
     for n in range(1, terms + 1):
         if (2 * n + 1) * alpha > 600.0:
-            break  # the terms fall as exp(-(2n-1) alpha); beyond, sinh overflows
+            break
+        total += n * (n + 1) / ((2 * n - 1) * (2 * n + 3)) * bracket(n, alpha)
+    return 4.0 / 3.0 * math.sinh(alpha) * total
+
+
+def brenner_wall(h, a=A):
+    """Brenner's (1961) drag factor of a sphere of radius a moving normal to a plane no-slip wall
+    at a gap h: the bracket (2 sinh((2n+1)alpha) + (2n+1) sinh(2 alpha))
+    / (4 sinh^2((n+1/2)alpha) - (2n+1)^2 sinh^2(alpha)) - 1."""
+    def bracket(n, alpha):
         num = 2.0 * math.sinh((2 * n + 1) * alpha) + (2 * n + 1) * math.sinh(2.0 * alpha)
         den = 4.0 * math.sinh((n + 0.5) * alpha) ** 2 - (2 * n + 1) ** 2 * math.sinh(alpha) ** 2
-        total += n * (n + 1) / ((2 * n - 1) * (2 * n + 3)) * (num / den - 1.0)
-    return 4.0 / 3.0 * math.sinh(alpha) * total
+        return num / den - 1.0
+    return bispherical(h, a, bracket)
 
 
-def brenner_free(h, a=A, terms=400):
+def brenner_free(h, a=A):
     """Brenner's (1961) drag factor of a sphere moving normal to a plane free surface at a gap h,
     which is also each of two equal spheres approaching each other at equal speeds across a gap
-    2h: (4/3) sinh(alpha) sum n(n+1)/((2n-1)(2n+3))
-    [(4 cosh^2((n+1/2)alpha) + (2n+1)^2 sinh^2(alpha)) / (2 sinh((2n+1)alpha) - (2n+1) sinh(2 alpha)) - 1].
-    Near contact a/(4h), the film of the two spheres' reduced radius a/2."""
-    alpha = math.acosh((h + a) / a)
-    total = 0.0
-    for n in range(1, terms + 1):
-        if (2 * n + 1) * alpha > 600.0:
-            break
+    2h: the bracket (4 cosh^2((n+1/2)alpha) + (2n+1)^2 sinh^2(alpha))
+    / (2 sinh((2n+1)alpha) - (2n+1) sinh(2 alpha)) - 1. Near contact a/(4h), the film of the
+    two spheres' reduced radius a/2."""
+    def bracket(n, alpha):
         num = 4.0 * math.cosh((n + 0.5) * alpha) ** 2 + (2 * n + 1) ** 2 * math.sinh(alpha) ** 2
         den = 2.0 * math.sinh((2 * n + 1) * alpha) - (2 * n + 1) * math.sinh(2.0 * alpha)
-        total += n * (n + 1) / ((2 * n - 1) * (2 * n + 3)) * (num / den - 1.0)
-    return 4.0 / 3.0 * math.sinh(alpha) * total
+        return num / den - 1.0
+    return bispherical(h, a, bracket)
 
 
-def stimson_jeffery(h, a=A, terms=400):
+def stimson_jeffery(h, a=A):
     """Stimson & Jeffery's (1926) drag factor of each of two equal spheres falling together
-    along their line of centres across a gap 2h: (4/3) sinh(alpha) sum n(n+1)/((2n-1)(2n+3))
-    [1 - (4 sinh^2((n+1/2)alpha) - (2n+1)^2 sinh^2(alpha)) / (2 sinh((2n+1)alpha) + (2n+1) sinh(2 alpha))];
-    0.645 at contact."""
-    alpha = math.acosh((h + a) / a)
-    total = 0.0
-    for n in range(1, terms + 1):
-        if (2 * n + 1) * alpha > 600.0:
-            break
+    along their line of centres across a gap 2h: the bracket 1 - (4 sinh^2((n+1/2)alpha)
+    - (2n+1)^2 sinh^2(alpha)) / (2 sinh((2n+1)alpha) + (2n+1) sinh(2 alpha)); 0.645 at contact."""
+    def bracket(n, alpha):
         num = 4.0 * math.sinh((n + 0.5) * alpha) ** 2 - (2 * n + 1) ** 2 * math.sinh(alpha) ** 2
         den = 2.0 * math.sinh((2 * n + 1) * alpha) + (2 * n + 1) * math.sinh(2.0 * alpha)
-        total += n * (n + 1) / ((2 * n - 1) * (2 * n + 3)) * (1.0 - num / den)
-    return 4.0 / 3.0 * math.sinh(alpha) * total
+        return 1.0 - num / den
+    return bispherical(h, a, bracket)
 
 
 def haberman(lam):
