@@ -1,7 +1,9 @@
 //! The velocity dofs each body holds. At each pose [`Work::collect`] finds the free dofs where
 //! the body's signed distance is `d ≤ 0` (the dofs within its bounding sphere, from a grid of
 //! them, bodies in parallel: `O(dofs in the spheres)` distance evaluations), makes those within a
-//! spacing of the surface ghosts with [`BodyBoundary::Surface`], takes each body's [`Frame`], and
+//! spacing of the surface ghosts with [`BodyBoundary::Surface`] (and which of a ghost's two image
+//! points lie inside another body: the bodies within two spacings of each, `O(N²)` sphere tests a
+//! pose, then their distances at the two points), takes each body's [`Frame`], and
 //! carries the multipliers over from the dofs held before, less their rigid part (they stay
 //! internal forces). [`Work::share`] spreads a body's load, a force `F` at `G` and a torque `T`
 //! (over `ρ_f`), over its dofs as equal parts plus the couple that keeps the load's moment about
@@ -48,6 +50,7 @@ where
             }
         }
         Work {
+            spacing_max: spacing.iter().copied().fold(0.0, f64::max),
             spacing,
             cell_of,
             measure,
@@ -94,7 +97,20 @@ where
             });
             inside.sort_unstable_by_key(|&(k, _)| k);
         });
-        for (b, inside) in bodies.iter().zip(&self.inside) {
+        // The bodies near each: a ghost's image points lie within two spacings of its
+        // body's surface, and one inside another body reads that body's rows, not the fluid.
+        let reach = 2.0 * self.spacing_max;
+        self.near.clear();
+        self.near_start.clear();
+        self.near_start.push(0);
+        for (i, b) in bodies.iter().enumerate() {
+            self.near.extend((0..bodies.len() as u32).filter(|&j| {
+                let c = &bodies[j as usize];
+                j as usize != i && (c.position - b.position).norm() < b.geometry.radius + c.geometry.radius + reach
+            }));
+            self.near_start.push(self.near.len());
+        }
+        for (i, (b, inside)) in bodies.iter().zip(&self.inside).enumerate() {
             if inside.is_empty() {
                 return Err(SimError::Outside {
                     body: b.name.clone(),
@@ -112,11 +128,25 @@ where
                     if let Some((s, normal)) = b.surface_point(&x) {
                         target = s;
                         let depth = (x - s).norm();
+                        let reach = (0.5 * spacing).max(depth);
+                        let near = &self.near[self.near_start[i]..self.near_start[i + 1]];
+                        let fluid = |t: f64| {
+                            let image = s + normal * t;
+                            near.iter().all(|&j| bodies[j as usize].distance(&image) > 0.0)
+                        };
+                        let images = if !fluid(reach) {
+                            0
+                        } else if !fluid(2.0 * reach) {
+                            1
+                        } else {
+                            2
+                        };
                         self.ghosts.list.push(Ghost {
                             row: self.dofs.len() as u32,
                             normal,
                             depth,
-                            reach: (0.5 * spacing).max(depth),
+                            reach,
+                            images,
                         });
                     }
                 }

@@ -10,8 +10,12 @@
 //! ℓ₀ = 2δ²/((δ + depth)(2δ + depth)),   ℓ₁ = 2 depth/(δ + depth),   ℓ₂ = −depth/(2δ + depth).
 //! ```
 //!
-//! Where the second point is outside the mesh (a narrow gap to a wall) the row is linear,
-//! `w u_k + (1 − w) u_h(x_s + δ n) = U(x_s)`, `w = δ/(δ + depth)`. `δ` is half the dof's spacing
+//! Where the second point is outside the mesh (a narrow gap to a wall) or inside another body
+//! (a narrow gap to it) the row is linear, `w u_k + (1 − w) u_h(x_s + δ n) = U(x_s)`,
+//! `w = δ/(δ + depth)`; where the first is, the row holds the rigid motion at the dof itself.
+//! Two bodies' ghosts reading each other's rows across a gap under a cell, each an
+//! extrapolation that amplifies what it reads, made the pair's flow diverge
+//! (docs/validation.md, Brenner's two spheres). `δ` is half the dof's spacing
 //! (the largest distance to another dof of its cells), so that `x_s + δ n` lies in or next to the
 //! cells across the surface, and at least the ghost's depth (`x_s + δ n` is then at least its
 //! mirror point, and `ℓ₀ ≥ 1/3`): a deeper ghost read from closer points amplified the fluid's
@@ -44,6 +48,9 @@ pub(super) struct Ghost<const D: usize> {
     pub(super) depth: f64,
     /// `δ`, the first image point's distance from the surface.
     pub(super) reach: f64,
+    /// How many of the image points, `x_s + δ n` then `x_s + 2δ n`, lie outside every other
+    /// body (2, 1 or 0): one inside another body reads that body's rows, not the fluid.
+    pub(super) images: u8,
 }
 
 impl<const D: usize> Ghost<D> {
@@ -120,7 +127,9 @@ where
             let k = self.dofs[row];
             let locate =
                 |reach: f64| mesh.locate_from(&(self.targets[row] + g.normal * reach), self.cell_of[k as usize]);
-            match (locate(g.reach), locate(2.0 * g.reach)) {
+            let first = if g.images >= 1 { locate(g.reach) } else { None };
+            let second = if g.images >= 2 { locate(2.0 * g.reach) } else { None };
+            match (first, second) {
                 (Some(first), second) => {
                     let (own, images) = g.weights(first, second);
                     rows.entries.push((g.row, own));

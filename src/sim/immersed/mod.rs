@@ -167,7 +167,13 @@ where
     /// than that shares no cell with the fluid), and one of its cells (where the search for its
     /// image point starts); empty without ghosts.
     spacing: Vec<f64>,
+    /// The largest of `spacing`.
+    spacing_max: f64,
     cell_of: Vec<u32>,
+    /// The bodies near each body (`near[near_start[i]..near_start[i + 1]]`): within two spacings
+    /// of it, where its ghosts' image points may reach ([`Self::collect`]).
+    near: Vec<u32>,
+    near_start: Vec<usize>,
     /// The dofs whose velocities the rows read: `dofs`, then the other dofs of the image points'
     /// cells.
     observed: Vec<u32>,

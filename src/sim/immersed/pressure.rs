@@ -54,8 +54,8 @@ where
     /// The ghost vertices' pressure rows ([`PressureRows`]) at the current pose: the linear
     /// extrapolation along the normal from two points in the fluid, `x_s + δ n` and `x_s + 2δ n`,
     /// `p_k = p₁ + (p₁ − p₂) depth/δ`; where the second point is outside the mesh (a narrow gap
-    /// to a wall), `p_k = p₁`; a ghost whose first point is outside has no row (it keeps its held
-    /// value).
+    /// to a wall) or inside another body, `p_k = p₁`; a ghost whose first point is has no row (it
+    /// keeps its held value).
     pub(super) fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, vertices: usize) {
         let rows = &mut self.pressure_rows;
         rows.vertex.clear();
@@ -70,10 +70,10 @@ where
             }
             let x_s = self.targets[row];
             let locate = |x: Point<D>| mesh.locate_from(&x, self.cell_of[k as usize]);
-            let Some(first) = locate(x_s + g.normal * g.reach) else {
+            let Some(first) = locate(x_s + g.normal * g.reach).filter(|_| g.images >= 1) else {
                 continue;
             };
-            let second = locate(x_s + g.normal * (2.0 * g.reach));
+            let second = locate(x_s + g.normal * (2.0 * g.reach)).filter(|_| g.images >= 2);
             let slope = if second.is_some() { g.depth / g.reach } else { 0.0 };
             for (at, scale) in [(Some(first), 1.0 + slope), (second, -slope)] {
                 if let Some(at) = at {
