@@ -17,6 +17,7 @@ use super::fit::{remove_rigid, Frame};
 use super::ghosts::Ghost;
 use super::{BodyBoundary, Work};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
+use crate::broad::{touching, BoundingSphere};
 use crate::fluid::space::p2_count;
 use crate::fluid::P2Space;
 use crate::math::{Point, Vector};
@@ -97,17 +98,23 @@ where
             });
             inside.sort_unstable_by_key(|&(k, _)| k);
         });
-        // The bodies near each: a ghost's image points lie within two spacings of its
-        // body's surface, and one inside another body reads that body's rows, not the fluid.
-        let reach = 2.0 * self.spacing_max;
+        // The bodies near each (with ghosts): a ghost's image points lie within two spacings of
+        // its body's surface, and one inside another body reads that body's rows, not the fluid.
+        let margin = 2.0 * self.spacing_max;
+        let sphere = |b: &RigidBody<D>| BoundingSphere {
+            centre: b.position,
+            radius: b.geometry.radius,
+        };
         self.near.clear();
         self.near_start.clear();
         self.near_start.push(0);
         for (i, b) in bodies.iter().enumerate() {
-            self.near.extend((0..bodies.len() as u32).filter(|&j| {
-                let c = &bodies[j as usize];
-                j as usize != i && (c.position - b.position).norm() < b.geometry.radius + c.geometry.radius + reach
-            }));
+            if !self.spacing.is_empty() {
+                self.near.extend(
+                    (0..bodies.len() as u32)
+                        .filter(|&j| j as usize != i && touching(&sphere(b), &sphere(&bodies[j as usize]), margin)),
+                );
+            }
             self.near_start.push(self.near.len());
         }
         for (i, (b, inside)) in bodies.iter().zip(&self.inside).enumerate() {
