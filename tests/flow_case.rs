@@ -247,6 +247,10 @@ fn bad_fluid_input_gets_errors_naming_the_field() {
             "unknown variant `implicit`, expected one of `pressure-correction`, `coupled`, `monolithic`",
         ),
         (
+            CHANNEL.replace("viscosity = 0.5", "viscosity = 0.5\npressure_passes = 0"),
+            "`fluid.pressure_passes`: at least 1 pass a step, got 0",
+        ),
+        (
             CHANNEL.replace(
                 "viscosity = 0.5",
                 "viscosity = 0.5\nstokes = true\nconvection = \"characteristics\"",

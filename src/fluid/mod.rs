@@ -50,4 +50,4 @@ pub use response::Response;
 pub use space::P2Space;
 pub use steady::{solve_steady, SteadyProblem};
 pub use units::Fluid;
-pub use unsteady::{Carried, Convection, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};
+pub use unsteady::{Carried, Convection, Pass, Scheme, Solvers, StepSeconds, Unsteady, UnsteadyState};

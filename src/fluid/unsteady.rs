@@ -52,15 +52,36 @@ use crate::mesh::SimplexMesh;
 use faer::prelude::*;
 use std::time::Instant;
 
+mod mixing;
 mod state;
+use mixing::Mixing;
 pub use state::UnsteadyState;
 
 /// A body force as a function of position and time.
 pub type TimeField<'a, const D: usize> = &'a (dyn Fn(&Point<D>, f64) -> Vector<D> + Sync);
 
-/// A constraint applied inside a step ([`Unsteady::step_constrained`]): it gets the space, the new
-/// velocity, which dofs carry a velocity condition, and the operator's responses.
-pub type Constraint<'a, const D: usize> = dyn FnMut(&P2Space<D>, &mut [Vector<D>], &[bool], &mut Response<'_, D>) + 'a;
+/// A constraint applied inside a step ([`Unsteady::step_constrained`]): it gets the space and what
+/// each pass of the step asks of it ([`Pass`]).
+pub type Constraint<'a, const D: usize> = dyn FnMut(&P2Space<D>, Pass<'_, '_, D>) + 'a;
+
+/// What a pass of a constrained step asks of the constraint ([`Unsteady::set_pressure_passes`]).
+pub enum Pass<'a, 'r, const D: usize> {
+    /// Make the pass's new velocity satisfy the constraint.
+    Velocity {
+        /// The pass's velocity, to be constrained in place.
+        velocity: &'a mut [Vector<D>],
+        /// Which dofs carry a velocity condition.
+        prescribed: &'a [bool],
+        /// The velocity operator's responses to loads.
+        response: &'a mut Response<'r, D>,
+        /// Whether this is the step's last pass (a constraint that moves bodies moves them then
+        /// only).
+        last: bool,
+    },
+    /// Between two passes, the pressure as the first corrected it: the constraint sets what it
+    /// holds itself (the pressure inside bodies) before the next velocity solve.
+    Pressure(&'a mut [f64]),
+}
 
 /// The velocity dofs that move with rigid bodies during a step ([`Unsteady::step_constrained`]).
 ///
@@ -145,6 +166,8 @@ struct Work<const D: usize> {
     velocity: Mat<f64>,
     phi: Mat<f64>,
     projected: Mat<f64>,
+    /// The passes' Anderson mixing of the pressure ([`Unsteady::set_pressure_passes`]).
+    mixing: Mixing,
 }
 
 impl<const D: usize> Work<D> {
@@ -163,6 +186,7 @@ impl<const D: usize> Work<D> {
             velocity: Mat::zeros(n2, D),
             phi: Mat::zeros(n1, 1),
             projected: Mat::zeros(n1, 1),
+            mixing: Mixing::default(),
         }
     }
 }
@@ -190,6 +214,8 @@ pub struct Unsteady<const D: usize> {
     monolithic: Option<(MonolithicSystem, Vec<f64>, Vec<f64>)>,
     /// The velocity mass matrix's solver ([`Scheme::ProjectedCorrection`]).
     projection: Option<SpdSolver>,
+    /// The passes of velocity solve, constraint and pressure update a step ([`Self::set_pressure_passes`]).
+    pressure_passes: usize,
     phi_fixed: Vec<bool>,
     /// `−∫ p₀ φ_i n_d` (component-major), constant.
     pressure_load: Vec<f64>,
@@ -299,6 +325,7 @@ impl<const D: usize> Unsteady<D> {
             characteristics: None,
             monolithic: None,
             projection: None,
+            pressure_passes: 1,
             phi_fixed,
             pressure_load,
             boundary,
@@ -363,6 +390,23 @@ impl<const D: usize> Unsteady<D> {
     /// How the steps treat convection ([`Convection::Extrapolated`] unless set).
     pub fn set_convection(&mut self, convection: Convection) {
         self.convection = convection;
+    }
+
+    /// Sets the passes of a pressure-correction step (1 unless set; at least 1): each pass
+    /// solves the velocity under the pressure the last one left, applies the constraint at the
+    /// step's pose ([`Self::step_constrained`]; the bodies move after the last) and corrects the
+    /// pressure, the passes' pressures combined by Anderson's mixing ([`mixing`]). One pass is
+    /// one Uzawa iteration a step for the step's Stokes problem: enough where the step is short
+    /// against the viscous time of a cell, while in creeping flow (`ν Δt/h² ≫ 1`) the pressure
+    /// then trails the geometry by about 1.5 steps (docs/theory.md). Cost: a step's solves and
+    /// constraint iterations, times the passes.
+    pub fn set_pressure_passes(&mut self, passes: usize) {
+        self.pressure_passes = passes.max(1);
+    }
+
+    /// The passes of a pressure-correction step ([`Self::set_pressure_passes`]).
+    pub fn pressure_passes(&self) -> usize {
+        self.pressure_passes
     }
 
     /// How the steps couple velocity and pressure.
@@ -532,18 +576,8 @@ impl<const D: usize> Unsteady<D> {
                 }
             }
         }
-        let load = &w.load;
-        if self.monolithic.is_some() {
-            w.gradient.fill(0.0);
-        } else {
-            // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`, or
-            // `p^k` in the projected form, whose history is already corrected.
-            let correction = if self.projection.is_some() { 0.0 } else { 1.0 };
-            for (k, p) in w.p_hat.iter_mut().enumerate() {
-                *p = self.flow.pressure[k] + correction * (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
-            }
-            self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
-        }
+        // The right-hand side less the pressure's gradient, component-major: the force, the
+        // BDF2 history and the carried dofs' loads.
         for d in 0..D {
             for (k, h) in w.history.iter_mut().enumerate() {
                 *h = (4.0 * history[k][d] - older[k][d]) / (2.0 * dt);
@@ -552,29 +586,25 @@ impl<const D: usize> Unsteady<D> {
                 w.history[k as usize] = (4.0 * current[k as usize][d] - v[d]) / (2.0 * dt);
             }
             self.mass2.mul(&w.history, &mut w.product);
-            for k in 0..n2 {
-                w.velocity[(k, d)] = load[d * n2 + k] + w.product[k] - w.gradient[d * n2 + k];
+            for (l, p) in w.load[d * n2..(d + 1) * n2].iter_mut().zip(&w.product) {
+                *l += p;
             }
         }
         for (&k, l) in carried.dofs.iter().zip(carried.loads) {
             for d in 0..D {
-                w.velocity[(k as usize, d)] += l[d];
+                w.load[d * n2 + k as usize] += l[d];
             }
         }
-        self.boundary.prescribe(mesh, &self.space, &self.fixed, t, |k, value| {
-            for d in 0..D {
-                w.velocity[(k, d)] = value[d];
-            }
-        })?;
         self.seconds.assembly += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         if let Some((system, rhs, x)) = &mut self.monolithic {
-            for d in 0..D {
-                for k in 0..n2 {
-                    rhs[d * n2 + k] = w.velocity[(k, d)];
+            rhs[..D * n2].copy_from_slice(&w.load);
+            self.boundary.prescribe(mesh, &self.space, &self.fixed, t, |k, value| {
+                for d in 0..D {
+                    rhs[d * n2 + k] = value[d];
                 }
-            }
+            })?;
             rhs[D * n2..].fill(0.0);
             let residual = system.solve(rhs, x);
             if residual > COUPLED_RESIDUAL {
@@ -606,73 +636,112 @@ impl<const D: usize> Unsteady<D> {
             self.steps += 1;
             return Ok(());
         }
-        self.velocity_solver.solve_in_place(w.velocity.as_mut());
-        if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
-            return Err(FluidError::NotFinite(format!(
-                "the velocity is not finite at dof {k} after step {} (t = {}): the time step is too large for the flow (CFL)",
-                self.steps + 1,
-                crate::math::shown(t)
-            )));
+        // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`, or `p^k`
+        // in the projected form, whose history is already corrected; a later pass takes the
+        // pressure the last one corrected.
+        let correction = if self.projection.is_some() { 0.0 } else { 1.0 };
+        for (k, p) in w.p_hat.iter_mut().enumerate() {
+            *p = self.flow.pressure[k] + correction * (4.0 * self.phi[k] - self.phi_previous[k]) / 3.0;
         }
-        // Shift the history in place: the oldest velocity's storage takes the new one.
-        std::mem::swap(&mut self.older, &mut self.previous);
-        std::mem::swap(&mut self.previous, &mut self.flow.velocity);
-        for (k, u) in self.flow.velocity.iter_mut().enumerate() {
-            *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
+        let mut constrain = constrain;
+        let passes = self.pressure_passes.max(1);
+        if passes > 1 {
+            w.mixing.reset(n1, passes);
         }
-        let mut response = Response::new(
-            &self.velocity_matrix,
-            &mut self.velocity_solver,
-            &mut w.velocity,
-            self.fixed.is_fixed(),
-            &mut w.released,
-        );
-        if let Some(constrain) = constrain {
-            constrain(
-                &self.space,
-                &mut self.flow.velocity,
-                self.fixed.is_fixed(),
-                &mut response,
-            );
-        }
-        self.constraint_solves += response.solves();
-        for (k, u) in self.flow.velocity.iter().enumerate() {
+        for pass in 0..passes {
+            let last = pass + 1 == passes;
+            if pass > 0 {
+                w.p_hat.copy_from_slice(&self.flow.pressure);
+            }
+            self.divergence.mul_transpose(&w.p_hat, &mut w.gradient);
             for d in 0..D {
-                w.flat[d * n2 + k] = u[d];
+                for k in 0..n2 {
+                    w.velocity[(k, d)] = w.load[d * n2 + k] - w.gradient[d * n2 + k];
+                }
+            }
+            self.boundary.prescribe(mesh, &self.space, &self.fixed, t, |k, value| {
+                for d in 0..D {
+                    w.velocity[(k, d)] = value[d];
+                }
+            })?;
+            self.velocity_solver.solve_in_place(w.velocity.as_mut());
+            if let Some(k) = (0..n2).find(|&k| (0..D).any(|d| !w.velocity[(k, d)].is_finite())) {
+                return Err(FluidError::NotFinite(format!(
+                    "the velocity is not finite at dof {k} after step {} (t = {}): the time step is too large for the flow (CFL)",
+                    self.steps + 1,
+                    crate::math::shown(t)
+                )));
+            }
+            if pass == 0 {
+                // Shift the history in place: the oldest velocity's storage takes the new one.
+                std::mem::swap(&mut self.older, &mut self.previous);
+                std::mem::swap(&mut self.previous, &mut self.flow.velocity);
+            }
+            for (k, u) in self.flow.velocity.iter_mut().enumerate() {
+                *u = Vector::<D>::from_fn(|d, _| w.velocity[(k, d)]);
+            }
+            let mut response = Response::new(
+                &self.velocity_matrix,
+                &mut self.velocity_solver,
+                &mut w.velocity,
+                self.fixed.is_fixed(),
+                &mut w.released,
+            );
+            if let Some(constrain) = constrain.as_mut() {
+                let pass = Pass::Velocity {
+                    velocity: &mut self.flow.velocity,
+                    prescribed: self.fixed.is_fixed(),
+                    response: &mut response,
+                    last,
+                };
+                constrain(&self.space, pass);
+            }
+            self.constraint_solves += response.solves();
+            for (k, u) in self.flow.velocity.iter().enumerate() {
+                for d in 0..D {
+                    w.flat[d * n2 + k] = u[d];
+                }
+            }
+            self.divergence.mul(&w.flat, &mut w.divergence);
+            for &k in &w.released {
+                if let Some(d) = w.divergence.get_mut(k as usize) {
+                    *d = 0.0;
+                }
+            }
+            let scale = 1.5 / dt;
+            for k in 0..n1 {
+                w.phi[(k, 0)] = if self.phi_fixed[k] {
+                    0.0
+                } else {
+                    scale * w.divergence[k]
+                };
+                // The L2 projection of ∇·ũ onto P1: M1 π = (∇·ũ, q) = −B ũ.
+                w.projected[(k, 0)] = -w.divergence[k];
+            }
+            self.poisson_solver.solve_in_place(w.phi.as_mut());
+            self.mass1_solver.solve_in_place(w.projected.as_mut());
+            if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
+                return Err(FluidError::NotFinite(format!(
+                    "the pressure is not finite at node {k} after step {} (t = {})",
+                    self.steps + 1,
+                    crate::math::shown(t)
+                )));
+            }
+            if pass == 0 {
+                std::mem::swap(&mut self.phi, &mut self.phi_previous);
+            }
+            for k in 0..n1 {
+                self.phi[k] = w.phi[(k, 0)];
+                self.flow.pressure[k] += w.phi[(k, 0)] - self.nu * w.projected[(k, 0)];
+            }
+            if !last {
+                if let Some(constrain) = constrain.as_mut() {
+                    constrain(&self.space, Pass::Pressure(&mut self.flow.pressure));
+                }
+                w.mixing.mix(&w.p_hat, &mut self.flow.pressure);
             }
         }
-        self.divergence.mul(&w.flat, &mut w.divergence);
-        for &k in &w.released {
-            if let Some(d) = w.divergence.get_mut(k as usize) {
-                *d = 0.0;
-            }
-        }
-        let scale = 1.5 / dt;
-        for k in 0..n1 {
-            w.phi[(k, 0)] = if self.phi_fixed[k] {
-                0.0
-            } else {
-                scale * w.divergence[k]
-            };
-            // The L2 projection of ∇·ũ onto P1: M1 π = (∇·ũ, q) = −B ũ.
-            w.projected[(k, 0)] = -w.divergence[k];
-        }
-        self.poisson_solver.solve_in_place(w.phi.as_mut());
-        self.mass1_solver.solve_in_place(w.projected.as_mut());
         self.seconds.solve += start.elapsed().as_secs_f64();
-
-        if let Some(k) = (0..n1).find(|&k| !(w.phi[(k, 0)].is_finite() && w.projected[(k, 0)].is_finite())) {
-            return Err(FluidError::NotFinite(format!(
-                "the pressure is not finite at node {k} after step {} (t = {})",
-                self.steps + 1,
-                crate::math::shown(t)
-            )));
-        }
-        std::mem::swap(&mut self.phi, &mut self.phi_previous);
-        for k in 0..n1 {
-            self.phi[k] = w.phi[(k, 0)];
-            self.flow.pressure[k] += w.phi[(k, 0)] - self.nu * w.projected[(k, 0)];
-        }
         if let Some(mass) = &mut self.projection {
             // `u = ũ − (2Δt/3) M⁻¹ Bᵀφ`, the dofs with a condition kept.
             let start = Instant::now();

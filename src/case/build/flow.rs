@@ -37,6 +37,8 @@ pub struct FlowCase<const D: usize> {
     pub convection: Convection,
     /// How unsteady steps couple velocity and pressure.
     pub scheme: Scheme,
+    /// Passes of the pressure correction a step ([`Unsteady::set_pressure_passes`]).
+    pub pressure_passes: usize,
     /// How the fluid sees bodies' boundaries.
     pub body_boundary: BodyBoundary,
     /// How the step's constant systems are solved.
@@ -125,6 +127,20 @@ impl Case {
             None | Some(SchemeSpec::PressureCorrection) => Scheme::PressureCorrection,
             Some(SchemeSpec::Monolithic) => Scheme::Monolithic,
             Some(SchemeSpec::ProjectedCorrection) => Scheme::ProjectedCorrection,
+        };
+        let pressure_passes = match (spec.pressure_passes, scheme) {
+            (None, _) => 1,
+            (Some(0), _) => {
+                return Err(self.invalid("fluid.pressure_passes", "at least 1 pass a step, got 0"));
+            }
+            (Some(n), Scheme::Monolithic) if n > 1 => {
+                return Err(self.invalid(
+                    "fluid.pressure_passes",
+                    "the monolithic scheme solves the pressure with the velocity: it has no passes; \
+                     remove the key or use the pressure correction",
+                ));
+            }
+            (Some(n), _) => n,
         };
         if f.frame.is_some() && !self.has_bodies() {
             return Err(self.invalid(
@@ -266,6 +282,7 @@ impl Case {
             steady,
             convection,
             scheme,
+            pressure_passes,
             body_boundary: match spec.body_boundary {
                 Some(BodyBoundarySpec::Surface) => BodyBoundary::Surface,
                 Some(BodyBoundarySpec::Nodes) | None => BodyBoundary::Nodes,
@@ -329,6 +346,7 @@ impl<const D: usize> FlowCase<D> {
         .map_err(|e| case.fluid_error(e))?;
         stepper.set_convection(self.convection);
         stepper.set_scheme(self.scheme).map_err(|e| case.fluid_error(e))?;
+        stepper.set_pressure_passes(self.pressure_passes);
         Ok(stepper)
     }
 

@@ -78,7 +78,7 @@ pub use state::{ImmersedSeconds, ImmersedState};
 use super::{PointGrid, SimError, Simulation};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::contact::Surroundings;
-use crate::fluid::{Carried, Unsteady};
+use crate::fluid::{Carried, Pass, Unsteady};
 use crate::linalg::{Csr, Patch, Reach};
 use crate::math::{Point, Vector};
 use crate::mesh::SimplexMesh;
@@ -192,6 +192,9 @@ where
     /// The multipliers `μ` at the constrained dofs: those of the last solve, carried over to the
     /// dofs the bodies hold at their new poses (the next step's warm start).
     multiplier: Vec<Vector<D>>,
+    /// The multipliers the step's right-hand side carries (its warm start): a further pass of
+    /// the step ([`Pass`]) solves for the change from them again.
+    warm: Vec<Vector<D>>,
     /// The factor's columns that a solve at the observed dofs visits.
     reach: Reach,
     /// On the iterative path, the dofs around the observed ones on which the iterations take the
@@ -423,6 +426,7 @@ where
         for (s, m) in shares.iter_mut().zip(&work.multiplier) {
             *s += m;
         }
+        work.warm.clone_from(&work.multiplier);
         load_dofs.clear();
         load_dofs.extend_from_slice(&work.dofs);
         if !work.stencil_ready {
@@ -458,9 +462,38 @@ where
             previous: carried_previous,
         };
         work.hold_pressure(fluid.space().vertices, &fluid.flow.pressure);
-        fluid.step_constrained(mesh, &zero, carried, &mut |space, velocity, prescribed, response| {
+        fluid.step_constrained(mesh, &zero, carried, &mut |space, pass| {
+            let (velocity, prescribed, response, last) = match pass {
+                Pass::Velocity {
+                    velocity,
+                    prescribed,
+                    response,
+                    last,
+                } => (velocity, prescribed, response, last),
+                Pass::Pressure(pressure) => {
+                    // Between passes at the step's pose: the bodies' held pressure and the
+                    // ghosts' extrapolated one, as after the step.
+                    work.multiplier.clone_from(&work.warm);
+                    if work.stencil_ready {
+                        for &(k, p) in &work.held_pressure {
+                            pressure[k as usize] = p;
+                        }
+                        work.extrapolate_pressure(pressure);
+                    }
+                    return;
+                }
+            };
             let begin = Instant::now();
             *iterations += work.constrain(mesh, space, velocity, response, options.tolerance);
+            if !last {
+                // A pass before the last: the bodies stay where the step began, and the pressure
+                // correction that follows releases the continuity inside them there.
+                if !work.ghosts.list.is_empty() {
+                    response.release(work.dofs.iter().copied().filter(|&k| (k as usize) < space.vertices));
+                }
+                constraint += begin.elapsed().as_secs_f64();
+                return;
+            }
             work.fit(velocity);
             constraint += begin.elapsed().as_secs_f64();
             let begin = Instant::now();
