@@ -78,9 +78,17 @@ pub enum Pass<'a, 'r, const D: usize> {
         /// only).
         last: bool,
     },
-    /// Between two passes, the pressure as the first corrected it: the constraint sets what it
-    /// holds itself (the pressure inside bodies) before the next velocity solve.
-    Pressure(&'a mut [f64]),
+    /// Between two passes: the constraint sets what it holds itself in the pressure as the
+    /// first corrected it (the pressure inside bodies), and may add to the next velocity solve's
+    /// right-hand side the loads the first found (its warm start), before the next velocity
+    /// solve.
+    Between {
+        /// The pressure, as the pass corrected it.
+        pressure: &'a mut [f64],
+        /// The velocity step's right-hand side without the pressure's gradient, component-major
+        /// (`d * dofs + k`).
+        load: &'a mut [f64],
+    },
 }
 
 /// The velocity dofs that move with rigid bodies during a step ([`Unsteady::step_constrained`]).
@@ -736,7 +744,11 @@ impl<const D: usize> Unsteady<D> {
             }
             if !last {
                 if let Some(constrain) = constrain.as_mut() {
-                    constrain(&self.space, Pass::Pressure(&mut self.flow.pressure));
+                    let between = Pass::Between {
+                        pressure: &mut self.flow.pressure,
+                        load: &mut w.load,
+                    };
+                    constrain(&self.space, between);
                 }
                 w.mixing.mix(&w.p_hat, &mut self.flow.pressure);
             }

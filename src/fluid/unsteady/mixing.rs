@@ -12,7 +12,7 @@
 //! ```
 //!
 //! which on an affine map is GMRES on the residual, without its vectors of the velocity. What a
-//! map holds fixed (the pressure inside bodies, [`super::Pass::Pressure`]) every output has
+//! map holds fixed (the pressure inside bodies, [`super::Pass::Between`]) every output has
 //! alike and the mix keeps. Cost: `O(k n)` for the `k`-th pass's normal equations and the mix,
 //! `2 k n` numbers kept (`n` the pressure nodes); nothing beside a pass's solves.
 

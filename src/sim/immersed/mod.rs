@@ -192,8 +192,8 @@ where
     /// The multipliers `μ` at the constrained dofs: those of the last solve, carried over to the
     /// dofs the bodies hold at their new poses (the next step's warm start).
     multiplier: Vec<Vector<D>>,
-    /// The multipliers the step's right-hand side carries (its warm start): a further pass of
-    /// the step ([`Pass`]) solves for the change from them again.
+    /// The multipliers the step's right-hand side carries (its warm start, then with each pass's
+    /// change added between passes, [`Pass::Between`]).
     warm: Vec<Vector<D>>,
     /// The factor's columns that a solve at the observed dofs visits.
     reach: Reach,
@@ -470,10 +470,18 @@ where
                     response,
                     last,
                 } => (velocity, prescribed, response, last),
-                Pass::Pressure(pressure) => {
-                    // Between passes at the step's pose: the bodies' held pressure and the
-                    // ghosts' extrapolated one, as after the step.
-                    work.multiplier.clone_from(&work.warm);
+                Pass::Between { pressure, load } => {
+                    // Between passes at the step's pose: the pass's change of the multipliers
+                    // rides in the next pass's right-hand side (its warm start), and the bodies'
+                    // pressure is held and the ghosts' extrapolated, as after the step.
+                    let n2 = load.len() / D;
+                    for ((&k, m), w) in work.dofs.iter().zip(&work.multiplier).zip(work.warm.iter_mut()) {
+                        let change = m - *w;
+                        for d in 0..D {
+                            load[d * n2 + k as usize] += change[d];
+                        }
+                        *w = *m;
+                    }
                     if work.stencil_ready {
                         for &(k, p) in &work.held_pressure {
                             pressure[k as usize] = p;
