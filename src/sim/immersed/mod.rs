@@ -426,7 +426,9 @@ where
         for (s, m) in shares.iter_mut().zip(&work.multiplier) {
             *s += m;
         }
-        work.warm.clone_from(&work.multiplier);
+        if fluid.pressure_passes() > 1 {
+            work.warm.clone_from(&work.multiplier);
+        }
         load_dofs.clear();
         load_dofs.extend_from_slice(&work.dofs);
         if !work.stencil_ready {
@@ -482,12 +484,7 @@ where
                         }
                         *w = *m;
                     }
-                    if work.stencil_ready {
-                        for &(k, p) in &work.held_pressure {
-                            pressure[k as usize] = p;
-                        }
-                        work.extrapolate_pressure(pressure);
-                    }
+                    work.restore_pressure(pressure);
                     return;
                 }
             };
@@ -496,9 +493,7 @@ where
             if !last {
                 // A pass before the last: the bodies stay where the step began, and the pressure
                 // correction that follows releases the continuity inside them there.
-                if !work.ghosts.list.is_empty() {
-                    response.release(work.dofs.iter().copied().filter(|&k| (k as usize) < space.vertices));
-                }
+                work.release_inside(response, space.vertices);
                 constraint += begin.elapsed().as_secs_f64();
                 return;
             }
@@ -540,24 +535,12 @@ where
                 }
                 work.capture(velocity, &bodies.bodies, captured);
                 work.project(velocity, &bodies.bodies);
-                // Inside a body the rows set the divergence: its vertices' continuity is released,
-                // or the pressure correction would carry what they leave into the fluid.
-                if !work.ghosts.list.is_empty() {
-                    response.release(work.dofs.iter().copied().filter(|&k| (k as usize) < space.vertices));
-                }
+                work.release_inside(response, space.vertices);
             }
             constraint += begin.elapsed().as_secs_f64();
         })?;
-        if outcome.is_ok() && work.stencil_ready {
-            // Only where a body still is: a vertex it has left is fluid again and keeps its
-            // corrected pressure (restoring the held value there while `φ` keeps its increment
-            // made the pressure jump by `φ ~ 1/Δt` at every vertex the body uncovered).
-            for &(k, p) in &work.held_pressure {
-                if work.slot[k as usize] != u32::MAX {
-                    fluid.flow.pressure[k as usize] = p;
-                }
-            }
-            work.extrapolate_pressure(&mut fluid.flow.pressure);
+        if outcome.is_ok() {
+            work.restore_pressure(&mut fluid.flow.pressure);
         }
         if let (Ok(()), Some(frame)) = (&outcome, &bodies.frame) {
             // The frame takes on the followed body's velocity along its axis (it stops where

@@ -17,6 +17,7 @@
 use super::ghosts::{SWEEPS, SWEPT};
 use super::Work;
 use crate::body::{Dim, Kinematics};
+use crate::fluid::Response;
 use crate::math::Point;
 use crate::mesh::SimplexMesh;
 
@@ -49,6 +50,32 @@ where
                 .filter(|&&k| (k as usize) < vertices)
                 .map(|&k| (k, pressure[k as usize])),
         );
+    }
+
+    /// Restores the held pressure where a body still is (a vertex a body has left is fluid
+    /// again and keeps its corrected pressure: restoring the held value there while `φ` keeps
+    /// its increment made the pressure jump by `φ ~ 1/Δt` at every vertex the body uncovered),
+    /// then extrapolates the ghosts' ([`Self::extrapolate_pressure`]); after a step, and between
+    /// its passes (where every held vertex is still in its body).
+    pub(super) fn restore_pressure(&self, pressure: &mut [f64]) {
+        if !self.stencil_ready {
+            return;
+        }
+        for &(k, p) in &self.held_pressure {
+            if self.slot[k as usize] != u32::MAX {
+                pressure[k as usize] = p;
+            }
+        }
+        self.extrapolate_pressure(pressure);
+    }
+
+    /// Releases the continuity of the vertices inside the bodies (with ghosts): there the rows
+    /// set the divergence, and the pressure correction would carry what they leave into the
+    /// fluid.
+    pub(super) fn release_inside(&self, response: &mut Response<'_, D>, vertices: usize) {
+        if !self.ghosts.list.is_empty() {
+            response.release(self.dofs.iter().copied().filter(|&k| (k as usize) < vertices));
+        }
     }
 
     /// The ghost vertices' pressure rows ([`PressureRows`]) at the current pose: the linear
