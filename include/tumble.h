@@ -158,6 +158,9 @@ typedef struct TumbleWorldOptions {
   // The share `s` in [0, 1) of the film below the cut that the host's mesh carries itself
   // (the film adds `1 − s` of its closed form); NaN (the default): 0, the whole film.
   double lubrication_share;
+  // 1 (the default): the film also resists the surfaces' sliding and turning past each
+  // other; 0: their approach only.
+  uint32_t lubrication_tangential;
   // The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
   // default) means `min(range/4, the body's smallest size/20)`, as case files do.
   double lattice_step;

@@ -12,6 +12,7 @@ const FILM: Lubrication = Lubrication {
     cut: 0.02,
     roughness: 1e-4,
     share: 0.0,
+    tangential: true,
 };
 
 /// The relative curvature of a gap over the plane z = 0 with principal radii `rx`, `ry`.

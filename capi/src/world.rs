@@ -56,6 +56,7 @@ fn film(options: &TumbleWorldOptions) -> Result<Option<Lubrication>, Failure> {
             cut,
             roughness,
             share: given_number(options.lubrication_share).unwrap_or(0.0),
+            tangential: options.lubrication_tangential != 0,
         })),
         _ => Err(Failure::new(
             TumbleStatus::InvalidArgument,
@@ -110,6 +111,9 @@ pub struct TumbleWorldOptions {
     /// The share `s` in [0, 1) of the film below the cut that the host's mesh carries itself
     /// (the film adds `1 − s` of its closed form); NaN (the default): 0, the whole film.
     pub lubrication_share: f64,
+    /// 1 (the default): the film also resists the surfaces' sliding and turning past each
+    /// other; 0: their approach only.
+    pub lubrication_tangential: u32,
     /// The spacing of the lattice that holds each body's distance field in its own frame; 0 (the
     /// default) means `min(range/4, the body's smallest size/20)`, as case files do.
     pub lattice_step: f64,
@@ -140,6 +144,7 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
         lubrication_cut: f64::NAN,
         lubrication_roughness: f64::NAN,
         lubrication_share: f64::NAN,
+        lubrication_tangential: 1,
         lattice_step: 0.0,
         threads: 0,
     }

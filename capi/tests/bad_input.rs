@@ -390,6 +390,57 @@ fn the_collision_law_through_the_abi() {
     }
 }
 
+/// The film's tangential part through the ABI: a steel disk sliding at 1 at the gap 0.002 over
+/// the floor of a box through a film (μ = 0.05, cut 0.02) slows, by the square-root law's
+/// `exp(−λt/m)` within 1 % (docs/theory.md); with `lubrication_tangential = 0` it keeps its speed.
+#[test]
+fn the_films_tangential_part_through_the_abi() {
+    unsafe {
+        let (mu, a, cut, gap) = (0.05f64, 0.1f64, 0.02f64, 0.002f64);
+        let m = 7.8 * std::f64::consts::PI * a * a;
+        let lambda = 2.0 * 2f64.sqrt() * std::f64::consts::PI * mu * ((a / gap).sqrt() - (a / cut).sqrt());
+        let dt = 0.01 * m / lambda;
+        let speed = |tangential: u32| {
+            let mut square = null_mut();
+            let box_cells = [40u32, 40];
+            let status = tumble_mesh_box(
+                2,
+                [0.0, 0.0].as_ptr(),
+                [2.0, 2.0].as_ptr(),
+                box_cells.as_ptr(),
+                &mut square,
+            );
+            assert_eq!(status, TumbleStatus::Ok);
+            let tags = [1, 2, 3, 4];
+            let mut options = tumble_world_options_default();
+            options.law = TumbleLaw::Collision;
+            (options.range, options.restitution, options.duration) = (1e-4, 0.9, 1e-3);
+            (options.lubrication_viscosity, options.lubrication_cut) = (mu, cut);
+            (options.lubrication_roughness, options.lubrication_tangential) = (1e-4, tangential);
+            options.lattice_step = 1e-3;
+            let mut world = null_mut();
+            let status = tumble_world_new(2, square, tags.as_ptr(), 4, &options, &mut world);
+            assert_eq!(status, TumbleStatus::Ok, "{}", last());
+            let (sizes, position, angle, velocity, mut index) = ([a, a], [1.0, a + gap], 0.0, [1.0, 0.0], 99);
+            let status = tumble_world_add_ellipsoid(world, sizes.as_ptr(), 7.8, position.as_ptr(), &angle, &mut index);
+            assert_eq!(status, TumbleStatus::Ok);
+            let status = tumble_world_set_body(world, 0, null(), null(), velocity.as_ptr(), null());
+            assert_eq!(status, TumbleStatus::Ok);
+            assert_eq!(tumble_world_step(world, dt, 70), TumbleStatus::Ok);
+            let mut v = [0.0; 2];
+            let status = tumble_world_get_body(world, 0, null_mut(), null_mut(), v.as_mut_ptr(), null_mut());
+            assert_eq!(status, TumbleStatus::Ok);
+            assert_eq!(tumble_world_free(world), TumbleStatus::Ok);
+            assert_eq!(tumble_mesh_free(square), TumbleStatus::Ok);
+            v[0]
+        };
+        let slowed = speed(1);
+        let exact = (-lambda * 70.0 * dt / m).exp();
+        assert!((slowed / exact - 1.0).abs() < 0.01, "{slowed} against {exact}");
+        assert_eq!(speed(0), 1.0);
+    }
+}
+
 #[test]
 fn polygons_unions_and_mesh_bodies_through_the_abi() {
     unsafe {

@@ -22,6 +22,7 @@ module tumble
         real(c_double) :: range, stiffness, wall_stiffness, damping
         real(c_double) :: restitution, duration, friction, rolling
         real(c_double) :: lubrication_viscosity, lubrication_cut, lubrication_roughness, lubrication_share
+        integer(c_int32_t) :: lubrication_tangential
         real(c_double) :: lattice_step
         integer(c_int32_t) :: threads
     end type

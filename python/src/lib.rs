@@ -272,11 +272,13 @@ impl World {
     /// `friction` μ, `rolling` μ_r); `range` is ρ, the range of a repulsive force or where a
     /// collision begins. `lubrication` = (viscosity μ, cut h_c, roughness h_r) adds the film's
     /// force below the gap h_c beside the law (None: no film), less the share `lubrication_share`
-    /// in [0, 1) of it that the host's mesh carries itself (None: 0). `lattice_step` the spacing
+    /// in [0, 1) of it that the host's mesh carries itself (None: 0), and with
+    /// `lubrication_tangential` (True by default) its resistance to the surfaces' sliding and
+    /// turning past each other too. `lattice_step` the spacing
     /// of each body's own field (None: min(ρ/4, its smallest size/20)); `threads` the threads of
     /// a pool of the world's own (None: every core; the results do not depend on it).
     #[new]
-    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lubrication_share = None, lattice_step = None, threads = None))]
+    #[pyo3(signature = (dim, range, stiffness = None, domain = None, wall_tags = Vec::new(), gravity = None, drag_linear = 0.0, drag_angular = 0.0, law = "glowinski", wall_stiffness = None, damping = None, restitution = None, duration = None, friction = None, rolling = None, lubrication = None, lubrication_share = None, lubrication_tangential = true, lattice_step = None, threads = None))]
     fn new(
         py: Python<'_>,
         dim: usize,
@@ -296,6 +298,7 @@ impl World {
         rolling: Option<f64>,
         lubrication: Option<(f64, f64, f64)>,
         lubrication_share: Option<f64>,
+        lubrication_tangential: bool,
         lattice_step: Option<f64>,
         threads: Option<usize>,
     ) -> PyResult<Self> {
@@ -314,6 +317,7 @@ impl World {
                 cut,
                 roughness,
                 share: lubrication_share.unwrap_or(0.0),
+                tangential: lubrication_tangential,
             }),
         };
         let options = dynamic::WorldOptions {

@@ -407,6 +407,35 @@ def test_the_collision_law_rebounds_at_its_restitution():
         tumble.World(2, range=0.005, law="collision", restitution=0.8, duration=1e-3, stiffness=1e-6)
 
 
+def test_the_lubrication_film_slows_a_disk_sliding_along_the_floor_unless_told_not_to():
+    # A steel disk sliding at 1 at the gap 0.002 over the floor through a film (μ = 0.05, cut
+    # 0.02): the film's tangential part F = −λU, λ = 2√2 πμ (√(a/h) − √(a/h_c)), slows it as
+    # exp(−λt/m) (docs/theory.md); with lubrication_tangential=False the film leaves it alone.
+    mu, a, cut, gap = 0.05, 0.1, 0.02, 0.002
+
+    def sliding(tangential):
+        world = tumble.World(
+            2, range=1e-4, law="collision", restitution=0.9, duration=1e-3, lubrication=(mu, cut, 1e-4),
+            lubrication_tangential=tangential, lattice_step=1e-3,
+            domain=tumble.Mesh.box_([0.0, 0.0], [2.0, 2.0], [40, 40]), wall_tags=[1, 2, 3, 4],
+        )
+        world.add_ellipsoid([a, a], 7.8, [1.0, a + gap])
+        world.set_body(0, velocity=[1.0, 0.0])
+        return world
+
+    m = 7.8 * math.pi * a * a
+    lam = 2.0 * math.sqrt(2.0) * math.pi * mu * (math.sqrt(a / gap) - math.sqrt(a / cut))
+    dt = 0.01 * m / lam
+    world = sliding(True)
+    for _ in range(70):
+        world.step(dt)
+    speed = world.body(0)["velocity"][0]
+    assert abs(speed / math.exp(-lam * 70 * dt / m) - 1.0) < 0.01, speed
+    world = sliding(False)
+    world.step(dt)
+    assert world.body(0)["velocity"][0] == 1.0
+
+
 def test_the_lubrication_film_slows_an_approach_as_its_closed_form_integrates():
     # A steel disk coasting at 1 onto the floor through a film (μ = 6e-3, cut 0.02, roughness
     # 1e-4) beside the collision law: at the gap h its speed is 1 − Φ(h)/m, with the film's work

@@ -114,6 +114,7 @@ class World:
         rolling: Optional[float] = None,
         lubrication: Optional[Tuple[float, float, float]] = None,
         lubrication_share: Optional[float] = None,
+        lubrication_tangential: bool = True,
         lattice_step: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> None: ...

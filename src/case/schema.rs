@@ -233,7 +233,7 @@ pub struct ContactSpec {
 }
 
 /// The lubrication film ([`crate::contact::lubrication`]): `lubrication = { cut = …, roughness = … }`
-/// (and `share`, `viscosity`).
+/// (and `share`, `tangential`, `viscosity`).
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LubricationSpec {
@@ -248,6 +248,9 @@ pub struct LubricationSpec {
     /// `s` in [0, 1), the share of the film below the cut that the fluid mesh carries itself
     /// (the film adds the rest); 0 by default.
     pub share: Option<f64>,
+    /// Whether the film also resists the surfaces' sliding and turning past each other; true
+    /// by default.
+    pub tangential: Option<bool>,
 }
 
 /// Time stepping.

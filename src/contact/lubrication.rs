@@ -32,9 +32,10 @@
 //!
 //! The solver ([`super::ContactSolver`]) finds the films as patches of nodes within `h_c` and
 //! a step's approach (one per patch, as the `patches` law finds its contacts), and applies a
-//! force along the normal `n` on `i` (`−F` on `j`) at the midpoint of the patch's two points,
+//! force along the normal `n` on `i` (`−F` on `j`) halfway across the gap from `j`'s point,
 //! with `K = P (R_i K_i R_iᵀ + R_j K_j R_jᵀ) P` from each body's curvature at its point
-//! (`P = 𝟙 − n nᵀ`; a wall counts as flat).
+//! (`P = 𝟙 − n nᵀ`; a wall counts as flat), and by default the tangential part
+//! ([`super::shear`]) there.
 //!
 //! The film is stiff: `λ Δt / m` reaches hundreds near the roughness, and a step of a fluid
 //! solver may cross the whole film, so neither `λ` at the step's start (too small while the gap
@@ -58,6 +59,7 @@
 //! (the bisection), and a nearest surface node for each curvature
 //! ([`crate::body::BodyGeometry::curvature_near`]).
 
+use super::shear::{self, Side};
 use super::{Contact, Surroundings, WALL};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::math::{Point, Vector};
@@ -78,6 +80,9 @@ pub struct Lubrication {
     /// carries itself; the film adds the rest. 0: the whole film (a dry case, or a mesh that
     /// carries nothing of it).
     pub share: f64,
+    /// Whether the film also resists the surfaces' sliding and turning past each other
+    /// ([`super::shear`]; on by default), besides their approach.
+    pub tangential: bool,
 }
 
 /// The film's law on one gap's curvature, `λ_film(h) = C h^{−p}`: `p = 1` in 3D, `3/2` in 2D.
@@ -207,10 +212,25 @@ pub(super) enum Held<'a> {
     Only(&'a [(u32, u32)]),
 }
 
+/// One film's loads over the step: its push along the normal (on `i`; `−` on `j`) and, with the
+/// tangential part, its force on `i` and the couple on `i` about the film's point
+/// ([`super::shear`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Push<const D: usize>
+where
+    Dim<D>: Kinematics<D>,
+{
+    normal: f64,
+    shear: Vector<D>,
+    couple: Angular<D>,
+}
+
 /// Adds the film force of the patches of `films` that `held` names to `force` and `torque`, in
 /// the order of the films: the impulse of the film over the step `dt`
 /// ([`Lubrication::stepped`]) over `dt`, or with `dt = 0` (forces looked at without a step) the
-/// resistance times the approach speed. With `fluid` (one per body; empty: dry) the step starts
+/// resistance times the approach speed; and with [`Lubrication::tangential`] the film's
+/// resistance to the surfaces' sliding and turning ([`super::shear`]), stepped by
+/// [`super::shear::relaxation`]. With `fluid` (one per body; empty: dry) the step starts
 /// from each body's free velocity at the step's end and its mass over the step, `m + D Δt`
 /// ([`Surroundings`]); the walls move at `walls` ([`super::ContactSolver::wall_velocity`]).
 /// `pushes` is scratch.
@@ -221,7 +241,7 @@ pub(super) fn add_films<const D: usize>(
     (bodies, fluid, walls): (&[RigidBody<D>], &[Surroundings<D>], &Vector<D>),
     dt: f64,
     mut held: Held<'_>,
-    pushes: &mut Vec<f64>,
+    pushes: &mut Vec<Push<D>>,
     force: &mut [Vector<D>],
     torque: &mut [Angular<D>],
 ) where
@@ -233,39 +253,55 @@ pub(super) fn add_films<const D: usize>(
             resistance: 0.0,
         })
     };
+    let none = Push {
+        normal: 0.0,
+        shear: Vector::<D>::zeros(),
+        couple: <Dim<D> as Kinematics<D>>::zero(),
+    };
     pushes.clear();
     for c in films {
         if let Held::Only(pairs) = &held {
             if pairs.binary_search(&(c.i, c.j)).is_err() {
-                pushes.push(0.0);
+                pushes.push(none);
                 continue;
             }
         }
         let n = c.normal;
-        let a: Point<D> = (c.point_i + c.point_j) * 0.5;
+        let a = middle(c);
         let bi = &bodies[c.i as usize];
         let projector = SMatrix::<f64, D, D>::identity() - n * n.transpose();
-        let mut k = curvature(bi, &c.point_i);
+        let k_i = projector * curvature(bi, &c.point_i) * projector;
+        let mut k_j = SMatrix::<f64, D, D>::zeros();
         let mut radius = bi.geometry.radius;
         let (si, start) = (around(c.i), dt == 0.0);
         let mut compliance = along_normal(bi, &a, &n, si.resistance * dt);
-        // `u = −(v_i − v_j)·n`, positive while the gap closes (free at the step's end in a fluid).
-        let free = |b: &RigidBody<D>, s: &Surroundings<D>| {
-            b.point_velocity(&a).dot(&n) + if start { 0.0 } else { s.drift.dot(&n) }
+        // Each side's velocity, free at the step's end in a fluid.
+        let side = |b, s| Side::of(b, s, dt);
+        let side_i = side(bi, &si);
+        let mut side_j = Side {
+            body: None,
+            velocity: *walls,
+            spin: <Dim<D> as Kinematics<D>>::zero(),
+            mass: f64::INFINITY,
         };
-        let mut approach = -free(bi, &si);
-        if c.j == WALL {
-            approach += walls.dot(&n);
-        } else {
+        if c.j != WALL {
             let bj = &bodies[c.j as usize];
             let sj = around(c.j);
-            k += curvature(bj, &c.point_j);
+            k_j = projector * curvature(bj, &c.point_j) * projector;
             radius = radius.min(bj.geometry.radius);
             compliance += along_normal(bj, &a, &n, sj.resistance * dt);
-            approach += free(bj, &sj);
+            side_j = side(bj, &sj);
         }
-        let k = projector * k * projector;
-        pushes.push(if start {
+        let velocity = |s: &Side<'_, D>| match s.body {
+            Some(b) => s.velocity + <Dim<D> as Kinematics<D>>::spin(&s.spin, &(a - b.position)),
+            None => s.velocity,
+        };
+        let (v_i, v_j) = (velocity(&side_i), velocity(&side_j));
+        // `u = −(v_i − v_j)·n`, positive while the gap closes.
+        let approach = (v_j - v_i).dot(&n);
+        let k = k_i + k_j;
+        let mut push = none;
+        push.normal = if start {
             film.resistance(c.gap, &k, radius) * approach
         } else {
             let mass = 1.0 / compliance;
@@ -276,7 +312,22 @@ pub(super) fn add_films<const D: usize>(
                 }
             }
             mass * (approach - after) / dt
-        });
+        };
+        if film.tangential {
+            let slip = projector * (v_i - v_j);
+            let spin = <Dim<D> as Kinematics<D>>::spin;
+            let turn = projector * (spin(&side_j.spin, &n) - spin(&side_i.spin, &n));
+            let s = film.shear((c.gap, &n), (&k_i, &k_j), radius, (&slip, &turn));
+            let couple = <Dim<D> as Kinematics<D>>::torque(&(-n), &s.moment);
+            let loads = (
+                side_i.load(&a, &s.force, &couple),
+                side_j.load(&a, &(-s.force), &(-couple)),
+            );
+            let factor = shear::relaxation((&side_i, &side_j), (&loads.0, &loads.1), dt);
+            push.shear = s.force * factor;
+            push.couple = couple * factor;
+        }
+        pushes.push(push);
     }
     if let Held::Step(Some((d, _))) = &mut held {
         d.sort_unstable();
@@ -286,21 +337,28 @@ pub(super) fn add_films<const D: usize>(
         Held::Step(Some((d, _))) => d.as_slice(),
         _ => &[],
     };
-    for (c, &push) in films.iter().zip(pushes.iter()) {
-        if push == 0.0 || deferred.binary_search(&(c.i, c.j)).is_ok() {
+    for (c, push) in films.iter().zip(pushes.iter()) {
+        if (push.normal == 0.0 && push.shear == Vector::<D>::zeros()) || deferred.binary_search(&(c.i, c.j)).is_ok() {
             continue;
         }
-        let a: Point<D> = (c.point_i + c.point_j) * 0.5;
-        let f = c.normal * push;
+        let a = middle(c);
+        let f = c.normal * push.normal + push.shear;
         let bi = &bodies[c.i as usize];
         force[c.i as usize] += f;
-        torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f);
+        torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f) + push.couple;
         if c.j != WALL {
             let bj = &bodies[c.j as usize];
             force[c.j as usize] -= f;
-            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bj.position), &(-f));
+            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bj.position), &(-f)) - push.couple;
         }
     }
+}
+
+/// The film's point: halfway across the gap from `j`'s closest point along the normal (a wall's
+/// contact names a node of `i`'s surface as its point, which may lie off the gap's lowest point
+/// that its gap measures, by up to a node's spacing along the normal).
+fn middle<const D: usize>(c: &Contact<D>) -> Point<D> {
+    c.point_j + c.normal * (0.5 * c.gap)
 }
 
 /// Body `b`'s curvature tensor at its surface point nearest the world point `x`, in the world

@@ -26,6 +26,7 @@ mod host;
 mod law;
 pub mod lubrication;
 mod model;
+pub mod shear;
 pub mod surroundings;
 mod wall;
 
@@ -35,6 +36,7 @@ pub use host::{HostContact, HostError, COLLISION_ON_A_HOST_MESH};
 pub use law::{Detection, Law};
 pub use lubrication::Lubrication;
 pub use model::{ContactError, ContactModel, ContactParameters};
+pub use shear::Shear;
 pub use surroundings::Surroundings;
 pub use wall::Walls;
 
@@ -107,7 +109,7 @@ where
     /// The deferred films' force and torque summed over the law's sub-steps so far.
     deferred_sum: Vec<(Vector<D>, Angular<D>)>,
     /// Scratch: the films' pushes along their normals.
-    pushes: Vec<f64>,
+    pushes: Vec<lubrication::Push<D>>,
     /// Scratch: one sub-step's force and torque of the deferred films.
     substep: (Vec<Vector<D>>, Vec<Angular<D>>),
     /// The collision law's springs of the last call's contacts, sorted by `(i, j)`, and a

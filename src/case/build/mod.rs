@@ -117,6 +117,7 @@ impl Case {
             cut: l.cut,
             roughness: l.roughness,
             share: l.share.unwrap_or(0.0),
+            tangential: l.tangential.unwrap_or(true),
         }))
     }
 
