@@ -311,7 +311,8 @@ def main():
             print("  ".join(f"{r['fall_ratio']:>11.3f}" if r else " " * 11 for r in cells))
             print("  ".join(f"{r['fall_ratio_walls']:>11.3f}" if r else " " * 11 for r in cells))
     tables = {name: table for name, _, table in results}
-    for resolved, film in (("wall_surface", "wall_film"), ("wall_surface_dt025", "wall_film_dt025")):
+    for resolved, film in (("wall_surface", "wall_film"), ("wall_surface_dt025", "wall_film_dt025"),
+                           ("wall_passes", "wall_film_passes")):
         if resolved in tables and film in tables:
             print(f"# the film's cut and share closest to Brenner's from 2 a to 0.1 a ({resolved}, {film}):")
             for worst, cut, share, lo, hi in calibrate(tables[resolved], tables[film]):

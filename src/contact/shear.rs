@@ -408,15 +408,14 @@ mod tests {
         let n = Vector3::z();
         let ki = Matrix3::from_diagonal(&Vector3::new(1.0, 4.0, 0.0));
         let kj = Matrix3::from_diagonal(&Vector3::new(0.5, 0.5, 0.0));
-        let (ai, aj) = (0.7, 2.0);
-        // Body i above (centre at +ai n), body j below (centre at −aj n), only i moving.
+        let ai = 0.7;
+        // Body i above (centre at +ai n), only it moving.
         let load = |u: Vector3<f64>, w: Vector3<f64>| {
             let slip = u + w.cross(&(-n * ai));
             let turn = w.cross(&(-n));
             let s = film().shear((1e-3, &n), (&ki, &kj), 1.0, (&slip, &turn));
             (s.force, (-n).cross(&s.moment) + (-n * ai).cross(&s.force))
         };
-        let _ = aj;
         let (u, w) = (Vector3::new(0.3, -0.8, 0.0), Vector3::new(0.6, 0.2, 0.0));
         let (fu, _) = load(u, Vector3::zeros());
         let (_, tw) = load(Vector3::zeros(), w);
