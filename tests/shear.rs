@@ -247,3 +247,83 @@ fn two_balls_sliding_past_each_other_keep_their_momenta() {
     check::<2>();
     check::<3>();
 }
+
+/// A light sphere (a hundredth of steel's density) pushed along a plate at the gap 0.002 by a
+/// constant force `P`, in a toy fluid that resists its translation with `D_t` (three times
+/// Stokes's drag) and its turning with `D_r` (twice Stokes's `8πμa³`), solved with the body
+/// (`(m + D_t Δt) U' = m U + Δt (P + F)`, likewise for the turning), its film's step given the
+/// sphere's surroundings: it slides and turns at the steady state of the film's log terms,
+/// `D_t U − F = P` and `D_r w = T`: the sliding within 1 %, the turning within 10 % (the
+/// film's step is backward Euler along its own direction of motion, exact for one degree of
+/// freedom; here the sliding and the turning, coupled, relax at rates that differ). With
+/// `λ Δt / m` at 21 for the sliding alone and the sphere's own moment of inertia a hundredth
+/// of the fluid's over a step: the fluid's share of the turning's inertia keeps the step from
+/// taking the couple for an infinitely stiff one.
+#[test]
+fn a_light_sphere_pushed_along_a_plate_in_creeping_flow_slides_as_the_film_and_the_fluid_balance() {
+    use tumble::contact::Surroundings;
+    let (mu, a, density, dt) = (0.3, R, DENSITY / 100.0, 0.01);
+    let volume = 4.0 / 3.0 * PI * a.powi(3);
+    let stokes = Surroundings::<3>::stokes(mu, volume, 2.0);
+    let (drag, turning) = (3.0 * stokes, 2.0 * 8.0 * PI * mu * a.powi(3));
+    let push = drag;
+    let text = format!(
+        "dimension = 3\n[domain]\nbox = [[0.0, 0.0, 0.0], [4.0, 2.0, 2.0]]\nh = 0.25\n[[bodies]]\nname = \"ball\"\n\
+         shape = {{ type = \"sphere\", radius = {a} }}\ndensity = {density}\nposition = [1.0, {}, 1.0]\n\
+         [contact]\nlaw = \"collision\"\nrange = 1e-4\nrestitution = 0.9\nduration = 1e-3\nresolution = 0.004\n\
+         lubrication = {{ cut = {CUT}, roughness = 1e-4, viscosity = {mu} }}\n[time]\nstep = {dt}\nend = 1.0\n",
+        a + GAP
+    );
+    let mut sim = Case::parse(std::path::Path::new("push.toml"), &text)
+        .unwrap()
+        .build::<3>()
+        .unwrap();
+    let (m, inertia) = (sim.bodies[0].mass, sim.bodies[0].inertia[(2, 2)]);
+    let (mut before, mut film) = (sim.bodies[0].velocity, nalgebra::Vector3::zeros());
+    for _ in 0..40 {
+        let b = &sim.bodies[0];
+        let fluid = -b.velocity * drag;
+        let resistance = Surroundings::resistance(&fluid, &b.velocity, stokes);
+        sim.contact.surroundings.clear();
+        sim.contact
+            .surroundings
+            .push(Surroundings::after(b, &before, &film, resistance, dt));
+        sim.contact_forces(dt).unwrap();
+        film = sim.contact.film_force[0];
+        let (force, torque) = (sim.force[0] + nalgebra::Vector3::x() * push, sim.torque[0]);
+        let b = &mut sim.bodies[0];
+        before = b.velocity;
+        b.velocity = (b.velocity * m + force * dt) / (m + drag * dt);
+        b.angular_velocity = (b.angular_velocity * inertia + torque * dt) / (inertia + turning * dt);
+        b.position.x += b.velocity.x * dt;
+    }
+    // The steady state: with w = −ω_z, F = −c (8/15 U − 2/15 a w), T = 8πμa²ℓ (1/10 U − 2/5 a w)
+    // − (h/2) F (the force's arm a + h/2), c = 6πμaℓ.
+    let ell = (CUT / GAP).ln();
+    let c = 6.0 * PI * mu * a * ell;
+    let d = 8.0 * PI * mu * a * a * ell;
+    // (D_t + 8c/15) U − (2ca/15) w = P;  −(d/10 + (h/2)(8c/15)) U + (D_r + 2da/5 − (h/2)(2ca/15)) w = 0.
+    let (a11, a12) = (drag + 8.0 * c / 15.0, -2.0 * c * a / 15.0);
+    let (a21, a22) = (
+        -(d / 10.0 + 0.5 * GAP * 8.0 * c / 15.0),
+        turning + 0.4 * d * a - 0.5 * GAP * 2.0 * c * a / 15.0,
+    );
+    let det = a11 * a22 - a12 * a21;
+    let (u, w) = (push * a22 / det, -push * a21 / det);
+    let b = &sim.bodies[0];
+    println!(
+        "sliding {:.5} (steady {u:.5}, without the film {:.5}), turning {:.5} (steady {w:.5}); lambda dt/m {:.0}, J/(D_r dt) {:.1e}",
+        b.velocity.x,
+        push / drag,
+        -b.angular_velocity.z,
+        8.0 * c / 15.0 * dt / m,
+        inertia / (turning * dt)
+    );
+    assert!((b.velocity.x / u - 1.0).abs() < 0.01, "{} against {u}", b.velocity.x);
+    assert!(
+        (-b.angular_velocity.z / w - 1.0).abs() < 0.1,
+        "{} against {w}",
+        -b.angular_velocity.z
+    );
+    assert!(push / drag - u > 0.1 * u, "the film slows it");
+}

@@ -283,6 +283,7 @@ pub(super) fn add_films<const D: usize>(
             velocity: *walls,
             spin: <Dim<D> as Kinematics<D>>::zero(),
             mass: f64::INFINITY,
+            turning: 0.0,
         };
         if c.j != WALL {
             let bj = &bodies[c.j as usize];

@@ -151,8 +151,9 @@ fn principal<const D: usize>(n: &Vector<D>, k: &SMatrix<f64, D, D>, floor: f64) 
 }
 
 /// One body's side of a tangential film: its centre, its velocity and angular velocity (free at
-/// the step's end in a fluid), and its mass over the step (`m + D Δt`; `None`: a wall, which does
-/// not move under the film).
+/// the step's end in a fluid), its mass over the step (`m + D Δt`; `None`: a wall, which does
+/// not move under the film) and the fluid's share of its moment of inertia over the step,
+/// `D_r Δt`.
 pub(super) struct Side<'a, const D: usize>
 where
     Dim<D>: Kinematics<D>,
@@ -161,6 +162,7 @@ where
     pub velocity: Vector<D>,
     pub spin: Angular<D>,
     pub mass: f64,
+    pub turning: f64,
 }
 
 impl<'a, const D: usize> Side<'a, D>
@@ -168,13 +170,25 @@ where
     Dim<D>: Kinematics<D>,
 {
     /// Body `b` in the surroundings `s` over a step `dt` (its velocity free at the step's end,
-    /// its mass `m + D Δt`), or as it is for `dt = 0`.
+    /// its mass `m + D Δt`, its moment of inertia `J + D_r Δt`), or as it is for `dt = 0`. The
+    /// fluid's resistance to turning is estimated from its resistance to translation `D` as a
+    /// sphere's or a cylinder's of the body's volume, radius `r`: `D_r = (4/3) r² D` in 3D
+    /// (`8πμr³` against `6πμr`), `r² D` in 2D (`4πμr²` against `4πμ` up to the logarithm).
+    /// Without it a light body in creeping flow, whose own `J` is tiny, would make the film's
+    /// step take its couple for an infinitely stiff one and hold back the whole film.
     pub fn of(b: &'a RigidBody<D>, s: &Surroundings<D>, dt: f64) -> Self {
+        let volume = b.geometry.moments.measure;
+        let r2 = if D == 3 {
+            (0.75 * volume / PI).cbrt().powi(2) * 4.0 / 3.0
+        } else {
+            volume / PI
+        };
         Side {
             body: Some(b),
             velocity: b.velocity + if dt == 0.0 { Vector::<D>::zeros() } else { s.drift },
             spin: b.angular_velocity,
             mass: b.mass + s.resistance * dt,
+            turning: r2 * s.resistance * dt,
         }
     }
 
@@ -193,7 +207,9 @@ where
             return (power, 0.0);
         };
         let rot = b.matrix();
-        let second = rot * b.geometry.moments.second * rot.transpose() * b.density;
+        // `J + D_r Δt 𝟙` as the inertia of a second moment `ρ S + (D_r Δt / 2) 𝟙`.
+        let second = rot * b.geometry.moments.second * rot.transpose() * b.density
+            + SMatrix::<f64, D, D>::identity() * (0.5 * self.turning);
         let turn = <Dim<D> as Kinematics<D>>::inertia_solve(&second, t);
         (
             power,
