@@ -276,28 +276,17 @@ pub(super) fn add_films<const D: usize>(
         let (si, start) = (around(c.i), dt == 0.0);
         let mut compliance = along_normal(bi, &a, &n, si.resistance * dt);
         // Each side's velocity, free at the step's end in a fluid.
-        let side = |b, s| Side::of(b, s, dt);
-        let side_i = side(bi, &si);
-        let mut side_j = Side {
-            body: None,
-            velocity: *walls,
-            spin: <Dim<D> as Kinematics<D>>::zero(),
-            mass: f64::INFINITY,
-            turning: 0.0,
-        };
+        let side_i = Side::of(bi, &si, dt);
+        let mut side_j = Side::wall(walls);
         if c.j != WALL {
             let bj = &bodies[c.j as usize];
             let sj = around(c.j);
             k_j = projector * curvature(bj, &c.point_j) * projector;
             radius = radius.min(bj.geometry.radius);
             compliance += along_normal(bj, &a, &n, sj.resistance * dt);
-            side_j = side(bj, &sj);
+            side_j = Side::of(bj, &sj, dt);
         }
-        let velocity = |s: &Side<'_, D>| match s.body {
-            Some(b) => s.velocity + <Dim<D> as Kinematics<D>>::spin(&s.spin, &(a - b.position)),
-            None => s.velocity,
-        };
-        let (v_i, v_j) = (velocity(&side_i), velocity(&side_j));
+        let (v_i, v_j) = (side_i.at(&a), side_j.at(&a));
         // `u = −(v_i − v_j)·n`, positive while the gap closes.
         let approach = (v_j - v_i).dot(&n);
         let k = k_i + k_j;

@@ -192,6 +192,25 @@ where
         }
     }
 
+    /// A wall moving at `velocity`: it does not turn, nor move under the film.
+    pub fn wall(velocity: &Vector<D>) -> Self {
+        Side {
+            body: None,
+            velocity: *velocity,
+            spin: <Dim<D> as Kinematics<D>>::zero(),
+            mass: f64::INFINITY,
+            turning: 0.0,
+        }
+    }
+
+    /// The velocity of this side's material at the point `a`.
+    pub fn at(&self, a: &Point<D>) -> Vector<D> {
+        match self.body {
+            Some(b) => self.velocity + <Dim<D> as Kinematics<D>>::spin(&self.spin, &(a - b.position)),
+            None => self.velocity,
+        }
+    }
+
     /// The force `f` and the couple `c` (about `a`) as this body's force and torque about its
     /// centre.
     pub fn load(&self, a: &Point<D>, f: &Vector<D>, c: &Angular<D>) -> (Vector<D>, Angular<D>) {
