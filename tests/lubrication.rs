@@ -345,7 +345,8 @@ fn settling(dt: f64) {
             .unwrap()
             .build::<3>()
             .unwrap();
-        let (mut before, mut film) = (sim.bodies[0].velocity, nalgebra::Vector3::zeros());
+        let zero = nalgebra::Vector3::zeros();
+        let (mut before, mut film) = ((sim.bodies[0].velocity, sim.bodies[0].angular_velocity), (zero, zero));
         let mut gaps = Vec::new();
         while sim.bodies[0].position[1] - r > cut / 30.0 && gaps.len() < 2000 {
             let b = &sim.bodies[0];
@@ -359,10 +360,10 @@ fn settling(dt: f64) {
                     .push(Surroundings::after(b, &before, &film, resistance, dt));
             }
             sim.contact_forces(dt).unwrap();
-            film = sim.contact.film_force[0];
+            film = (sim.contact.film_force[0], sim.contact.film_torque[0]);
             let load = nalgebra::Vector3::new(0.0, -weight, 0.0) + sim.force[0];
             let b = &mut sim.bodies[0];
-            before = b.velocity;
+            before = (b.velocity, b.angular_velocity);
             b.velocity = (b.velocity * m + load * dt) / (m + drag * dt);
             b.position += b.velocity * dt;
         }

@@ -61,8 +61,6 @@ pub trait Kinematics<const D: usize> {
     fn rolling(w: &Self::Angular, n: &Vector<D>) -> Self::Angular;
     /// `|w|`.
     fn magnitude(w: &Self::Angular) -> f64;
-    /// `a·b`: the power of a torque on an angular velocity.
-    fn dot(a: &Self::Angular, b: &Self::Angular) -> f64;
     /// The inertia of a region with second-moment tensor `s` (about its centroid) and density `rho`.
     fn inertia(s: &SMatrix<f64, D, D>, rho: f64) -> Self::Inertia;
     /// `J w` with `J` the unit-density inertia of second-moment tensor `s` (world frame): `tr S w`
@@ -125,9 +123,6 @@ impl Kinematics<2> for Dim<2> {
     }
     fn magnitude(w: &f64) -> f64 {
         w.abs()
-    }
-    fn dot(a: &f64, b: &f64) -> f64 {
-        a * b
     }
     fn inertia(s: &SMatrix<f64, 2, 2>, rho: f64) -> f64 {
         rho * s.trace()
@@ -197,9 +192,6 @@ impl Kinematics<3> for Dim<3> {
     }
     fn magnitude(w: &Vector3<f64>) -> f64 {
         w.norm()
-    }
-    fn dot(a: &Vector3<f64>, b: &Vector3<f64>) -> f64 {
-        a.dot(b)
     }
     fn inertia(s: &Matrix3<f64>, rho: f64) -> Matrix3<f64> {
         (Matrix3::identity() * s.trace() - s) * rho

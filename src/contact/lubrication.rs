@@ -59,7 +59,7 @@
 //! (the bisection), and a nearest surface node for each curvature
 //! ([`crate::body::BodyGeometry::curvature_near`]).
 
-use super::shear::{self, Side};
+use super::shear::Side;
 use super::{Contact, Surroundings, WALL};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::math::{Point, Vector};
@@ -230,7 +230,7 @@ where
 /// ([`Lubrication::stepped`]) over `dt`, or with `dt = 0` (forces looked at without a step) the
 /// resistance times the approach speed; and with [`Lubrication::tangential`] the film's
 /// resistance to the surfaces' sliding and turning ([`super::shear`]), stepped by
-/// [`super::shear::relaxation`]. With `fluid` (one per body; empty: dry) the step starts
+/// [`Lubrication::shear_stepped`]. With `fluid` (one per body; empty: dry) the step starts
 /// from each body's free velocity at the step's end and its mass over the step, `m + D Δt`
 /// ([`Surroundings`]); the walls move at `walls` ([`super::ContactSolver::wall_velocity`]).
 /// `pushes` is scratch.
@@ -247,12 +247,7 @@ pub(super) fn add_films<const D: usize>(
 ) where
     Dim<D>: Kinematics<D>,
 {
-    let around = |k: u32| {
-        fluid.get(k as usize).copied().unwrap_or(Surroundings {
-            drift: Vector::<D>::zeros(),
-            resistance: 0.0,
-        })
-    };
+    let around = |k: u32| fluid.get(k as usize).copied().unwrap_or_else(Surroundings::dry);
     let none = Push {
         normal: 0.0,
         shear: Vector::<D>::zeros(),
@@ -307,15 +302,17 @@ pub(super) fn add_films<const D: usize>(
             let slip = projector * (v_i - v_j);
             let spin = <Dim<D> as Kinematics<D>>::spin;
             let turn = projector * (spin(&side_j.spin, &n) - spin(&side_i.spin, &n));
-            let s = film.shear((c.gap, &n), (&k_i, &k_j), radius, (&slip, &turn));
-            let couple = <Dim<D> as Kinematics<D>>::torque(&(-n), &s.moment);
-            let loads = (
-                side_i.load(&a, &s.force, &couple),
-                side_j.load(&a, &(-s.force), &(-couple)),
+            let s = film.shear_stepped(
+                (c.gap, &n),
+                (&k_i, &k_j),
+                radius,
+                (&side_i, &side_j),
+                &a,
+                (&slip, &turn),
+                dt,
             );
-            let factor = shear::relaxation((&side_i, &side_j), (&loads.0, &loads.1), dt);
-            push.shear = s.force * factor;
-            push.couple = couple * factor;
+            push.shear = s.force;
+            push.couple = <Dim<D> as Kinematics<D>>::torque(&(-n), &s.moment);
         }
         pushes.push(push);
     }

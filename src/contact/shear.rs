@@ -45,10 +45,10 @@
 //! whole (the mesh's share `s`, calibrated on the normal approach only), and there is none at or
 //! beyond the cut nor once the surfaces meet (`h₀ ≤ 0`, where the collision law's friction
 //! acts). The resistance is linear in the bodies' velocities, symmetric and dissipative; its
-//! step (`λ Δt / m` reaches a few near the roughness in 2D) is in [`relaxation`]. Cost: a 2 × 2
+//! step (`λ Δt / m` reaches a few near the roughness in 2D) is in [`Lubrication::shear_stepped`]. Cost: a 2 × 2
 //! eigenproblem and a few vector operations a film.
 
-use super::{Lubrication, Surroundings};
+use super::{surroundings, Lubrication, Surroundings};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::math::{Point, Vector};
 use nalgebra::SMatrix;
@@ -126,11 +126,9 @@ fn tangent<const D: usize>(n: &Vector<D>) -> Vector<D> {
     t.normalize()
 }
 
-/// The principal directions and curvatures of `k` in the tangent plane of the 3D normal `n`,
-/// each curvature at least `floor`.
-fn principal<const D: usize>(n: &Vector<D>, k: &SMatrix<f64, D, D>, floor: f64) -> [(Vector<D>, f64); 2] {
-    let t1 = tangent(n);
-    // The second tangent: the axis least along `n` and `t1`, their parts taken out.
+/// The 3D tangent plane's second unit vector beside `t1`: the axis least along `n` and `t1`,
+/// their parts taken out.
+fn second_tangent<const D: usize>(n: &Vector<D>, t1: &Vector<D>) -> Vector<D> {
     let mut t2 = Vector::<D>::zeros();
     for axis in 0..D {
         let mut e = Vector::<D>::zeros();
@@ -140,7 +138,14 @@ fn principal<const D: usize>(n: &Vector<D>, k: &SMatrix<f64, D, D>, floor: f64) 
             t2 = e;
         }
     }
-    let t2 = t2.normalize();
+    t2.normalize()
+}
+
+/// The principal directions and curvatures of `k` in the tangent plane of the 3D normal `n`,
+/// each curvature at least `floor`.
+fn principal<const D: usize>(n: &Vector<D>, k: &SMatrix<f64, D, D>, floor: f64) -> [(Vector<D>, f64); 2] {
+    let t1 = tangent(n);
+    let t2 = second_tangent(n, &t1);
     let (a, c, d) = (t1.dot(&(k * t1)), t1.dot(&(k * t2)), t2.dot(&(k * t2)));
     let angle = 0.5 * (2.0 * c).atan2(a - d);
     let (s, co) = angle.sin_cos();
@@ -169,26 +174,24 @@ impl<'a, const D: usize> Side<'a, D>
 where
     Dim<D>: Kinematics<D>,
 {
-    /// Body `b` in the surroundings `s` over a step `dt` (its velocity free at the step's end,
-    /// its mass `m + D Δt`, its moment of inertia `J + D_r Δt`), or as it is for `dt = 0`. The
-    /// fluid's resistance to turning is estimated from its resistance to translation `D` as a
-    /// sphere's or a cylinder's of the body's volume, radius `r`: `D_r = (4/3) r² D` in 3D
-    /// (`8πμr³` against `6πμr`), `r² D` in 2D (`4πμr²` against `4πμ` up to the logarithm).
-    /// Without it a light body in creeping flow, whose own `J` is tiny, would make the film's
-    /// step take its couple for an infinitely stiff one and hold back the whole film.
+    /// Body `b` in the surroundings `s` over a step `dt` (its velocity and angular velocity free
+    /// at the step's end, its mass `m + D Δt`, its moment of inertia `J + D_r Δt`,
+    /// [`surroundings::turning`]), or as it is for `dt = 0`. Without the fluid's share a light
+    /// body in creeping flow, whose own `J` is tiny, would make the film's step take its couple
+    /// for an infinitely stiff one and hold back the whole film.
     pub fn of(b: &'a RigidBody<D>, s: &Surroundings<D>, dt: f64) -> Self {
-        let volume = b.geometry.moments.measure;
-        let r2 = if D == 3 {
-            (0.75 * volume / PI).cbrt().powi(2) * 4.0 / 3.0
-        } else {
-            volume / PI
-        };
+        let still = dt == 0.0;
         Side {
             body: Some(b),
-            velocity: b.velocity + if dt == 0.0 { Vector::<D>::zeros() } else { s.drift },
-            spin: b.angular_velocity,
+            velocity: b.velocity + if still { Vector::<D>::zeros() } else { s.drift },
+            spin: b.angular_velocity
+                + if still {
+                    <Dim<D> as Kinematics<D>>::zero()
+                } else {
+                    s.spin
+                },
             mass: b.mass + s.resistance * dt,
-            turning: r2 * s.resistance * dt,
+            turning: surroundings::turning(b, s.resistance) * dt,
         }
     }
 
@@ -218,45 +221,92 @@ where
         (*f, *c + <Dim<D> as Kinematics<D>>::torque(&(a - centre), f))
     }
 
-    /// The power of the load `(f, t)` on this body (`f·v + t·ω`) and `f·f/m + t·J⁻¹t`, the rate
-    /// at which it changes that power per unit time and force.
-    fn power(&self, (f, t): &(Vector<D>, Angular<D>)) -> (f64, f64) {
-        let power = f.dot(&self.velocity) + <Dim<D> as Kinematics<D>>::dot(t, &self.spin);
+    /// How the load `(f, t)` (force, torque about the centre) changes this side's velocity and
+    /// spin per unit time, `(f / m, (J + D_r Δt 𝟙)⁻¹ t)`: nothing for a wall.
+    fn response(&self, (f, t): &(Vector<D>, Angular<D>)) -> (Vector<D>, Angular<D>) {
         let Some(b) = self.body else {
-            return (power, 0.0);
+            return (Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero());
         };
-        let rot = b.matrix();
-        // `J + D_r Δt 𝟙` as the inertia of a second moment `ρ S + (D_r Δt / 2) 𝟙`.
-        let second = rot * b.geometry.moments.second * rot.transpose() * b.density
-            + SMatrix::<f64, D, D>::identity() * (0.5 * self.turning);
-        let turn = <Dim<D> as Kinematics<D>>::inertia_solve(&second, t);
         (
-            power,
-            f.norm_squared() / self.mass + <Dim<D> as Kinematics<D>>::dot(t, &turn),
+            f / self.mass,
+            <Dim<D> as Kinematics<D>>::inertia_solve(&surroundings::loaded(b, self.turning), t),
         )
+    }
+
+    /// The change of this side's material velocity at `a` under the change `(dv, dw)`.
+    fn moved(&self, a: &Point<D>, (dv, dw): &(Vector<D>, Angular<D>)) -> Vector<D> {
+        match self.body {
+            Some(b) => dv + <Dim<D> as Kinematics<D>>::spin(dw, &(a - b.position)),
+            None => Vector::<D>::zeros(),
+        }
     }
 }
 
-/// The factor `1/(1 + λ Δt)` that steps the tangential film's loads (on `i` and on `j`) over
-/// `dt`, with `λ = Σ (f·f/m + t·J⁻¹t) / P`, `P = −Σ (f·v + t·ω)` the power the film takes from
-/// the bodies' motion: backward Euler along the film's own direction of motion, so that its
-/// impulse slows the sliding and the turning, never reverses them, whatever the step (exact for
-/// one degree of freedom; 1 for `dt = 0`, a look at the forces).
-pub(super) fn relaxation<const D: usize>(
-    sides: (&Side<'_, D>, &Side<'_, D>),
-    loads: (&(Vector<D>, Angular<D>), &(Vector<D>, Angular<D>)),
-    dt: f64,
-) -> f64
-where
-    Dim<D>: Kinematics<D>,
-{
-    let (pi, qi) = sides.0.power(loads.0);
-    let (pj, qj) = sides.1.power(loads.1);
-    let taken = -(pi + pj);
-    if dt <= 0.0 || taken <= 0.0 {
-        return 1.0;
+impl Lubrication {
+    /// The tangential film on a gap between `sides` (point `a`, the film's inputs `(slip, turn)`
+    /// of [`Self::shear`] at the step's start, free of the film), stepped over `dt` by backward
+    /// Euler: the inputs at the step's end solve `z' = z + Δt A z'`, `A z` the rate at which the
+    /// loads of the film `z` drives change `z` through the two sides' masses and moments of
+    /// inertia (the fluid's shares included), and the film is the one `z'` drives. The film
+    /// being linear in `z`, `A` is built column by column from the film of each unit input
+    /// (`z` has `2(D − 1)` components in the tangent plane); `I − Δt A` is `I` plus a dissipative
+    /// part, so the impulse slows the sliding and the turning, never reverses them, whatever the
+    /// step. `dt = 0`: the film `z` drives (a look at the forces). Cost: `2D − 1` films and a
+    /// 4 × 4 solve a gap.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn shear_stepped<const D: usize>(
+        &self,
+        (gap, n): (f64, &Vector<D>),
+        (k_i, k_j): (&SMatrix<f64, D, D>, &SMatrix<f64, D, D>),
+        radius: f64,
+        (side_i, side_j): (&Side<'_, D>, &Side<'_, D>),
+        a: &Point<D>,
+        (slip, turn): (&Vector<D>, &Vector<D>),
+        dt: f64,
+    ) -> Shear<D>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let film = |slip: &Vector<D>, turn: &Vector<D>| self.shear((gap, n), (k_i, k_j), radius, (slip, turn));
+        if dt <= 0.0 || gap >= self.cut || gap <= 0.0 {
+            return film(slip, turn);
+        }
+        let m = D - 1;
+        let t1 = tangent(n);
+        let plane = [t1, if D == 3 { second_tangent(n, &t1) } else { t1 }];
+        let zero = Vector::<D>::zeros();
+        let spin = <Dim<D> as Kinematics<D>>::spin;
+        // `I − Δt A` in the coordinates (slip·t_k, turn·t_k); the unused corner is `I` in 2D.
+        let mut system = nalgebra::Matrix4::<f64>::identity();
+        for k in 0..2 * m {
+            let unit = plane[k % m];
+            let (s_k, r_k) = if k < m { (unit, zero) } else { (zero, unit) };
+            let s = film(&s_k, &r_k);
+            let couple = <Dim<D> as Kinematics<D>>::torque(&(-n), &s.moment);
+            let di = side_i.response(&side_i.load(a, &s.force, &couple));
+            let dj = side_j.response(&side_j.load(a, &(-s.force), &(-couple)));
+            let d_slip = side_i.moved(a, &di) - side_j.moved(a, &dj);
+            let d_turn = spin(&dj.1, n) - spin(&di.1, n);
+            for r in 0..m {
+                system[(r, k)] -= dt * d_slip.dot(&plane[r]);
+                system[(r + m, k)] -= dt * d_turn.dot(&plane[r]);
+            }
+        }
+        let mut start = nalgebra::Vector4::<f64>::zeros();
+        for r in 0..m {
+            start[r] = slip.dot(&plane[r]);
+            start[r + m] = turn.dot(&plane[r]);
+        }
+        let Some(end) = system.lu().solve(&start) else {
+            return film(slip, turn);
+        };
+        let (mut slip_end, mut turn_end) = (zero, zero);
+        for r in 0..m {
+            slip_end += plane[r] * end[r];
+            turn_end += plane[r] * end[r + m];
+        }
+        film(&slip_end, &turn_end)
     }
-    1.0 / (1.0 + dt * (qi + qj) / taken)
 }
 
 #[cfg(test)]

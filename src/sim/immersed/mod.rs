@@ -382,10 +382,17 @@ where
             let contact = &mut bodies.contact;
             contact.surroundings.clear();
             for (k, b) in bodies.bodies.iter().enumerate() {
-                let film = contact.film_force.get(k).copied().unwrap_or_else(Vector::<D>::zeros);
+                let film = (
+                    contact.film_force.get(k).copied().unwrap_or_else(Vector::<D>::zeros),
+                    contact
+                        .film_torque
+                        .get(k)
+                        .copied()
+                        .unwrap_or_else(<Dim<D> as Kinematics<D>>::zero),
+                );
                 let stokes = Surroundings::<D>::stokes(l.viscosity, b.geometry.moments.measure, *extent);
                 let resistance = Surroundings::resistance(&hydro_force[k], &b.velocity, stokes);
-                let s = Surroundings::after(b, &before[k].0, &film, resistance, dt);
+                let s = Surroundings::after(b, &before[k], &film, resistance, dt);
                 contact.surroundings.push(s);
             }
         }

@@ -60,6 +60,9 @@ pub struct ImmersedState {
     /// from it, [`crate::contact::surroundings`]); empty without a film or from a run saved before it was kept.
     #[serde(default)]
     pub film_force: Vec<f64>,
+    /// Its torque likewise.
+    #[serde(default)]
+    pub film_torque: Vec<f64>,
     /// All steps' iterations.
     pub iterations: usize,
     /// Seconds spent.
@@ -100,6 +103,14 @@ where
                     Vec::new()
                 }
             },
+            film_torque: {
+                let film = &self.bodies.contact.film_torque;
+                if film.len() == self.bodies.bodies.len() {
+                    angular(film)
+                } else {
+                    Vec::new()
+                }
+            },
             iterations: self.iterations,
             seconds: self.seconds,
         }
@@ -132,7 +143,12 @@ where
             angular(&state.captured_angular)
         };
         let mut film_force = vec![Vector::<D>::zeros(); n];
-        let (true, true, true, true, Some(hydro_torque), Some(spin), Some(captured_angular)) = (
+        let film_torque = if state.film_torque.is_empty() {
+            Some(Vec::new())
+        } else {
+            angular(&state.film_torque)
+        };
+        let (true, true, true, true, Some(hydro_torque), Some(spin), Some(captured_angular), Some(film_torque)) = (
             unflatten_into(&state.hydro_force, &mut hydro_force),
             unflatten_into(&state.before_velocity, &mut velocity),
             state.captured_momentum.is_empty() || unflatten_into(&state.captured_momentum, &mut momentum),
@@ -140,6 +156,7 @@ where
             angular(&state.hydro_torque),
             angular(&state.before_spin),
             captured_angular,
+            film_torque,
         ) else {
             return Err(StateError(format!(
                 "its hydrodynamic forces and past velocities do not have the components of {n} bodies"
@@ -174,6 +191,9 @@ where
         self.captured = momentum.into_iter().zip(captured_angular).collect();
         if !state.film_force.is_empty() {
             self.bodies.contact.film_force = film_force;
+        }
+        if !film_torque.is_empty() {
+            self.bodies.contact.film_torque = film_torque;
         }
         self.iterations = state.iterations;
         self.seconds = state.seconds;
