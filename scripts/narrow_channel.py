@@ -15,7 +15,9 @@ Each run's `bodies.csv` over its second half gives the mode, in Xia et al.'s nam
 - "tumbling": the ellipse turns over (its angle spans more than π), "along a wall" when its
   centre keeps to one side (its mean a tenth of L or more off the axis);
 - "oscillating": the centre swings across the channel (more than a tenth of L) or the angle by
-  more than 0.2 rad, without turning over;
+  more than 0.2 rad, without turning over; "at a wall" when its centre keeps to one side (its
+  mean more than a twentieth of L off the axis: lying across the channel, the ellipse's centre
+  is at most 0.094 L off it);
 - otherwise steady: "horizontal" (long axis within 0.1 rad of horizontal), "vertical" (within
   0.1 rad of vertical) or "inclined".
 
@@ -119,6 +121,8 @@ def classify(data):
         mode = "tumbling along a wall"
     elif spread > math.pi:
         mode = "tumbling"
+    elif (swing > 0.1 * WIDTH or spread > 0.2) and abs(offset) > 0.05 * WIDTH:
+        mode = "oscillating at a wall"
     elif swing > 0.1 * WIDTH or spread > 0.2:
         mode = "oscillating"
     elif folded < 0.1:
@@ -190,7 +194,7 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         fig, (ax, bx) = plt.subplots(1, 2, figsize=(10, 4))
-        markers = {"oscillating": "o", "tumbling along a wall": "s", "tumbling": "D", "horizontal": "_",
+        markers = {"oscillating": "o", "oscillating at a wall": ">", "tumbling along a wall": "s", "tumbling": "D", "horizontal": "_",
                    "vertical": "|", "inclined": "v", "failed": "x"}
         for mode, mark in markers.items():
             pts = [r for r in table if r["mode"] == mode]
