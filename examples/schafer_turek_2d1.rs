@@ -56,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Drag and lift coefficients 2 F / (ρ U_mean² D) with U_mean = 0.2, D = 0.1.
         let force = boundary_force(&mesh, &space, 1e-3, &zero, &flow, None, marker("cylinder")?)?;
         let (cd, cl) = (500.0 * force.x, 500.0 * force.y);
-        let pressure_at = |x: Point<2>| flow.pressure_at(&mesh, &x).expect("inside the channel");
+        let pressure_at = |x: Point<2>| flow.pressure_at(&mesh, &space, &x).expect("inside the channel");
         let dp = pressure_at(Point::<2>::new(0.15, 0.2)) - pressure_at(Point::<2>::new(0.25, 0.2));
         println!(
             "| {name} | {} | {} | {} | {iterations} | {:.2} | {cd:.5} ({:.1e}) | {cl:.5} ({:.1e}) | {dp:.5} ({:.1e}) |",

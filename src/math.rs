@@ -3,6 +3,9 @@
 
 use nalgebra::{SMatrix, SVector};
 
+mod periodic;
+pub use periodic::Periodicity;
+
 /// A point of the `D`-dimensional space.
 pub type Point<const D: usize> = SVector<f64, D>;
 /// A vector of the `D`-dimensional space.

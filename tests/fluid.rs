@@ -205,7 +205,7 @@ fn schafer_turek_2d1_drag_lift_and_pressure_difference() {
         let force = boundary_force(&mesh, &space, 1e-3, &zero, &flow, None, marker("cylinder")).unwrap();
         // c = 2 F / (ρ U_mean² D), U_mean = 0.2, D = 0.1.
         let (cd, cl) = (force.x * 500.0, force.y * 500.0);
-        let pressure_at = |x: Point<2>| flow.pressure_at(&mesh, &x).expect("inside the channel");
+        let pressure_at = |x: Point<2>| flow.pressure_at(&mesh, &space, &x).expect("inside the channel");
         let dp = pressure_at(Point::<2>::new(0.15, 0.2)) - pressure_at(Point::<2>::new(0.25, 0.2));
         let (ed, el, ep) = (
             (cd / 5.57953523384 - 1.0).abs(),

@@ -180,7 +180,7 @@ impl<const D: usize> FlowCase<D> {
             cells: self.mesh.num_cells(),
             velocity_unknowns: D * self.space.len(),
             linear_solvers: None,
-            pressure_unknowns: self.mesh.num_points(),
+            pressure_unknowns: self.space.vertices,
             newton_iterations: None,
             force: None,
             drag_coefficient: None,

@@ -57,6 +57,10 @@ pub struct DomainSpec {
     /// The wall markers (facet physical names); default for a box: all six (four) faces `xmin`,
     /// `xmax`, `ymin`, `ymax` (`zmin`, `zmax`); required with `mesh`.
     pub walls: Option<Vec<String>>,
+    /// Periodic directions: `["x", "z"]` (the faces `xmin` and `xmax`, `zmin` and `zmax`) or
+    /// `{ x = ["left", "right"] }` (the lower and upper faces' markers of a Gmsh mesh meshed
+    /// with `Periodic`); read by the case builder, which names what it expected.
+    pub periodic: Option<toml::Value>,
 }
 
 /// One body, or a row of identical bodies.

@@ -64,12 +64,12 @@ pub(super) fn assemble_constant<const D: usize>(
     mesh: &SimplexMesh<D>,
     space: &P2Space<D>,
 ) -> (Csr, Csr, Csr, Csr, Csr) {
-    let (n2, n1) = (space.len(), mesh.num_points());
+    let (n2, n1) = (space.len(), space.vertices);
     let nb = p2_count(D);
     let rule = Quadrature::<D>::exact_to(4);
     let cells = mesh.num_cells();
     let dofs = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(space.dofs(c as u32));
-    let vertices = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(mesh.cell(c as u32));
+    let vertices = |c: usize, out: &mut Vec<u32>| out.extend_from_slice(&space.dofs(c as u32)[..D + 1]);
     let components = |c: usize, out: &mut Vec<u32>| {
         let d = space.dofs(c as u32);
         out.extend((0..D).flat_map(|a| d.iter().map(move |&k| (a * n2) as u32 + k)));
@@ -131,7 +131,8 @@ pub(super) fn assemble_constant<const D: usize>(
             })
             .collect_into_vec(&mut block);
         for (c, (em2, ek2, eb, em1, ek1)) in (first..last).zip(&block) {
-            let (dofs, vertices) = (space.dofs(c as u32), mesh.cell(c as u32));
+            let dofs = space.dofs(c as u32);
+            let vertices = &dofs[..D + 1];
             for i in 0..nb {
                 for j in 0..nb {
                     m2.add(dofs[i], dofs[j], em2[i][j]);

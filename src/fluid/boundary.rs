@@ -9,6 +9,9 @@
 //! ν ∂u/∂n − p n = −p₀ n   on the pressure boundaries: the load −p₀ ∫_F φ_i n on their facets F.
 //! ```
 //!
+//! A periodic face ([`BoundaryConditions::periodic`]) takes none: its dofs are its images'
+//! ([`P2Space::periodic`]).
+//!
 //! Without a pressure boundary the pressure is defined up to a constant, and each scheme pins it:
 //! the steady system and the monolithic step at one vertex
 //! ([`BoundaryConditions::pressure_pin`]), the pressure correction through its increment
@@ -37,6 +40,9 @@ pub struct BoundaryConditions<const D: usize> {
     /// Prescribed pressure `p₀`, in the sense of the normal traction `ν ∂u/∂n − p n = −p₀ n`, on
     /// the facets with each marker (outflow: `p₀ = 0`).
     pub pressure: Vec<(i32, f64)>,
+    /// The markers of periodic faces ([`crate::mesh::periodic`]): no condition, the flow there
+    /// is the flow at their images (a [`P2Space::periodic`] identifies their dofs).
+    pub periodic: Vec<i32>,
 }
 
 impl<const D: usize> BoundaryConditions<D> {
@@ -53,6 +59,12 @@ impl<const D: usize> BoundaryConditions<D> {
         self
     }
 
+    /// The facets marked `marker` are a periodic face: no condition.
+    pub fn periodic(mut self, marker: i32) -> Self {
+        self.periodic.push(marker);
+        self
+    }
+
     /// Traction-free outflow on the facets marked `marker`: pressure 0.
     pub fn outflow(self, marker: i32) -> Self {
         self.pressure(marker, 0.0)
@@ -65,22 +77,29 @@ impl<const D: usize> BoundaryConditions<D> {
         self
     }
 
-    /// Checks that every boundary facet of `mesh` has a condition and that every marker named
-    /// exists: an error names the facet or the marker.
+    /// Checks that every boundary facet of `mesh` has a condition (or is periodic), one only,
+    /// and that every marker named exists: an error names the facet or the marker.
     pub fn check(&self, mesh: &SimplexMesh<D>) -> Result<(), FluidError> {
-        let named = |m: i32| self.pressure.iter().any(|(k, _)| *k == m) || self.velocity.iter().any(|(k, _)| *k == m);
-        for m in self
-            .velocity
-            .iter()
-            .map(|(k, _)| *k)
-            .chain(self.pressure.iter().map(|(k, _)| *k))
-        {
+        let conditions = || {
+            self.velocity
+                .iter()
+                .map(|(k, _)| *k)
+                .chain(self.pressure.iter().map(|(k, _)| *k))
+        };
+        let named = |m: i32| conditions().any(|k| k == m) || self.periodic.contains(&m);
+        for m in conditions().chain(self.periodic.iter().copied()) {
             if !mesh.facet_markers().contains(&m) {
                 return Err(FluidError::Boundary(format!(
                     "a boundary condition names marker {}, which no facet carries",
                     mesh.facet_marker_label(m)
                 )));
             }
+        }
+        if let Some(m) = conditions().find(|m| self.periodic.contains(m)) {
+            return Err(FluidError::Boundary(format!(
+                "the facets marked {} are periodic and have a condition too: a periodic face takes none",
+                mesh.facet_marker_label(m)
+            )));
         }
         // The marker of every marked facet, by its sorted nodes.
         let markers: std::collections::HashMap<[u32; D], i32> = mesh
@@ -138,6 +157,7 @@ impl<const D: usize> BoundaryConditions<D> {
         BoundaryConditions {
             velocity,
             pressure: self.pressure,
+            periodic: self.periodic,
         }
     }
 
@@ -190,21 +210,21 @@ impl<const D: usize> BoundaryConditions<D> {
         self.pressure.is_empty().then_some(0)
     }
 
-    /// Whether the pressure correction's increment `φ` is fixed to 0 at each vertex. On the
+    /// Whether the pressure correction's increment `φ` is fixed to 0 at each vertex dof. On the
     /// pressure boundaries' vertices: there the velocity step carries the traction of `p₀` and
     /// the correction must not move the pressure, whose rotational update `−ν ∇·ũ` brings it to
     /// `p₀` as the flow settles (resetting `φ = p₀ − p` there instead is unstable). Without a
     /// pressure boundary, at the [`pressure_pin`](Self::pressure_pin) alone: `φ` solves a Neumann
     /// problem, defined up to a constant.
-    pub fn correction_pins(&self, mesh: &SimplexMesh<D>) -> Vec<bool> {
-        let mut fixed = vec![false; mesh.num_points()];
+    pub fn correction_pins(&self, mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Vec<bool> {
+        let mut fixed = vec![false; space.vertices];
         match self.pressure_pin() {
             Some(v) => fixed[v] = true,
             None => {
                 for (f, m) in mesh.facets().iter().zip(mesh.facet_markers()) {
                     if self.pressure.iter().any(|(k, _)| k == m) {
                         for &v in f {
-                            fixed[v as usize] = true;
+                            fixed[space.vertex_dof(v) as usize] = true;
                         }
                     }
                 }
@@ -244,7 +264,7 @@ impl<const D: usize> BoundaryConditions<D> {
                 }
             };
             for &v in nodes {
-                add(v, vertex_weight);
+                add(space.vertex_dof(v), vertex_weight);
             }
             for a in 0..D {
                 for b in a + 1..D {

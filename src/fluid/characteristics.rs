@@ -24,7 +24,7 @@
 //! body (the rigid velocity), a node captured at the front from the fluid it came from.
 
 use super::space::{p2_values, P2Space};
-use crate::math::{Point, Vector};
+use crate::math::{Periodicity, Point, Vector};
 use crate::mesh::{CellPoint, SimplexMesh};
 use rayon::prelude::*;
 
@@ -76,23 +76,34 @@ impl<const D: usize> Characteristics<D> {
             .for_each(|(k, (a, b))| {
                 let (x, hint) = (&x[k], hints[k]);
                 let half = |k: usize| current[k] * 1.5 - previous[k] * 0.5;
-                let mid = foot(mesh, x, &(half(k) * (0.5 * dt)), hint);
+                let mid = foot(mesh, space.period(), x, &(half(k) * (0.5 * dt)), hint);
                 let v = interpolate(space, &mid, current) * 1.5 - interpolate(space, &mid, previous) * 0.5;
-                *a = interpolate(space, &foot(mesh, x, &(v * dt), mid.cell), current);
-                let mid = foot(mesh, x, &(current[k] * dt), hint);
+                *a = interpolate(space, &foot(mesh, space.period(), x, &(v * dt), mid.cell), current);
+                let mid = foot(mesh, space.period(), x, &(current[k] * dt), hint);
                 let v = interpolate(space, &mid, current);
-                *b = interpolate(space, &foot(mesh, x, &(v * (2.0 * dt)), mid.cell), previous);
+                *b = interpolate(
+                    space,
+                    &foot(mesh, space.period(), x, &(v * (2.0 * dt)), mid.cell),
+                    previous,
+                );
             });
         (&self.current, &self.previous)
     }
 }
 
-/// The point `x − shift` located in the mesh, or the nearest point inside along the segment
-/// from `x` found by halving the shift (`x` itself, in cell `hint`, at worst).
-fn foot<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, shift: &Vector<D>, hint: u32) -> CellPoint {
+/// The point `x − shift` located in the mesh (taken into the periodic cell of `period`), or the
+/// nearest point inside along the segment from `x` found by halving the shift (`x` itself, in
+/// cell `hint`, at worst).
+fn foot<const D: usize>(
+    mesh: &SimplexMesh<D>,
+    period: &Periodicity<D>,
+    x: &Point<D>,
+    shift: &Vector<D>,
+    hint: u32,
+) -> CellPoint {
     let mut s = *shift;
     for _ in 0..PULL_BACKS {
-        if let Some(found) = mesh.locate_from(&(x - s), hint) {
+        if let Some(found) = mesh.locate_from(&period.wrap(&(x - s)), hint) {
             return found;
         }
         s *= 0.5;

@@ -55,11 +55,11 @@ impl<const D: usize> FlowField<D> {
         velocity_in_cell(&self.velocity, dofs, phi, grad)
     }
 
-    /// The (P1) pressure at `x`, or `None` outside the mesh.
-    pub fn pressure_at(&self, mesh: &SimplexMesh<D>, x: &Point<D>) -> Option<f64> {
-        let found = mesh.locate(x)?;
+    /// The (P1) pressure at `x` (taken into the periodic cell), or `None` outside the mesh.
+    pub fn pressure_at(&self, mesh: &SimplexMesh<D>, space: &P2Space<D>, x: &Point<D>) -> Option<f64> {
+        let found = mesh.locate(&space.period().wrap(x))?;
         Some(
-            mesh.cell(found.cell)
+            space.dofs(found.cell)[..D + 1]
                 .iter()
                 .zip(&found.weights)
                 .map(|(&v, w)| w * self.pressure[v as usize])
@@ -83,7 +83,7 @@ impl<const D: usize> FlowField<D> {
         for c in 0..mesh.num_cells() as u32 {
             let map = space.cell_map(mesh, c);
             let dofs = space.dofs(c);
-            let vertices = mesh.cell(c);
+            let vertices = &dofs[..D + 1];
             for (l, w) in rule.points.iter().zip(&rule.weights) {
                 let Local { x, phi, measure, .. } = map.at(l);
                 let w = w * measure;

@@ -68,7 +68,7 @@ impl BoundaryForce {
         for &c in &self.cells {
             let dofs = space.dofs(c);
             let map = space.cell_map(mesh, c);
-            let vertices = mesh.cell(c);
+            let vertices = &dofs[..D + 1];
             for (l, w) in rule.points.iter().zip(&rule.weights) {
                 let Local {
                     x, phi, grad, measure, ..

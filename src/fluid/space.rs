@@ -15,7 +15,9 @@
 //! a polygonal boundary, which otherwise caps the accuracy of forces on curved obstacles.
 
 use crate::linalg::Csr;
+use crate::math::Periodicity;
 use crate::math::{self, Point, Vector};
+use crate::mesh::periodic::NodeImages;
 use crate::mesh::{MeshError, SimplexMesh};
 use std::collections::HashMap;
 
@@ -30,16 +32,21 @@ pub const fn p2_count(d: usize) -> usize {
 /// The P2 degrees of freedom of a mesh.
 #[derive(Debug, Clone)]
 pub struct P2Space<const D: usize> {
-    /// Vertices of the mesh (P2 dofs `0 .. vertices`).
+    /// The vertex dofs (P2 dofs `0 .. vertices`, the P1 pressure's dofs): the mesh's nodes, those
+    /// a periodic direction identifies counted once.
     pub vertices: usize,
-    /// The edges as sorted vertex pairs (P2 dof `vertices + e` is the midpoint of edge `e`).
+    /// The edges as sorted pairs of vertex dofs (P2 dof `vertices + e` is the midpoint of edge `e`).
     pub edges: Vec<[u32; 2]>,
     /// Each cell's P2 dofs, `p2_count(D)` per cell: its vertices then its edges.
     pub cell_dofs: Vec<u32>,
     edge_index: HashMap<[u32; 2], u32>,
+    /// The vertex dof of each mesh node (the node itself without a periodic direction).
+    vertex_dof: Vec<u32>,
     /// The position of every dof: vertices, then the edges' midpoints, moved onto the true
-    /// boundary where [`curve_boundary`](Self::curve_boundary) curved it.
+    /// boundary where [`curve_boundary`](Self::curve_boundary) curved it; in the periodic cell.
     nodes: Vec<Point<D>>,
+    /// The periodic directions.
+    period: Periodicity<D>,
     /// Whether each cell is curved (isoparametric).
     curved: Vec<bool>,
 }
@@ -47,43 +54,87 @@ pub struct P2Space<const D: usize> {
 impl<const D: usize> P2Space<D> {
     /// The P2 space of `mesh`.
     pub fn new(mesh: &SimplexMesh<D>) -> Self {
+        Self::periodic(mesh, &NodeImages::none(mesh))
+    }
+
+    /// The P2 space of `mesh` with its nodes identified across periodic faces (`images`,
+    /// [`crate::mesh::periodic`]): a vertex dof per master node, numbered in the nodes' order, an
+    /// edge dof per edge up to the periods (an edge and its image, their ends each other's
+    /// images, are one); each dof placed in the periodic cell. A function of this space is
+    /// periodic, and assembling over the cells sums each identified dof's rows, as on the
+    /// torus. Without a periodic direction the vertex dofs are the nodes, in their order.
+    pub fn periodic(mesh: &SimplexMesh<D>, images: &NodeImages<D>) -> Self {
         let nv = D + 1;
         let ne = nv * D / 2;
-        let mut edges: Vec<[u32; 2]> = Vec::with_capacity(mesh.num_cells() * ne);
+        let masters = images.masters();
+        let mut vertex_dof = vec![0u32; mesh.num_points()];
+        let mut vertices = 0u32;
+        for (v, &m) in masters.iter().enumerate() {
+            if m as usize == v {
+                vertex_dof[v] = vertices;
+                vertices += 1;
+            }
+        }
+        for (v, &m) in masters.iter().enumerate() {
+            vertex_dof[v] = vertex_dof[m as usize];
+        }
+        let pair = |x: u32, y: u32| {
+            let (a, b) = (vertex_dof[x as usize], vertex_dof[y as usize]);
+            [a.min(b), a.max(b)]
+        };
+        let mut edges: Vec<([u32; 2], [u32; 2])> = Vec::with_capacity(mesh.num_cells() * ne);
         for c in 0..mesh.num_cells() as u32 {
             let cell = mesh.cell(c);
             for &(a, b) in &EDGES[..ne] {
-                let (x, y) = (cell[a], cell[b]);
-                edges.push([x.min(y), x.max(y)]);
+                edges.push((pair(cell[a], cell[b]), [cell[a], cell[b]]));
             }
         }
+        // One per dof pair, the first in the order of the pairs and then of the nodes (so that
+        // the midpoint is the same whatever the cells' order).
         edges.sort_unstable();
-        edges.dedup();
-        let edge_index: HashMap<[u32; 2], u32> = edges.iter().enumerate().map(|(k, e)| (*e, k as u32)).collect();
-        let vertices = mesh.num_points();
+        edges.dedup_by_key(|e| e.0);
+        let edge_index: HashMap<[u32; 2], u32> = edges.iter().enumerate().map(|(k, e)| (e.0, k as u32)).collect();
         let mut cell_dofs = Vec::with_capacity(mesh.num_cells() * p2_count(D));
         for c in 0..mesh.num_cells() as u32 {
             let cell = mesh.cell(c);
-            cell_dofs.extend_from_slice(cell);
+            cell_dofs.extend(cell.iter().map(|&v| vertex_dof[v as usize]));
             for &(a, b) in &EDGES[..ne] {
-                let (x, y) = (cell[a], cell[b]);
-                cell_dofs.push(vertices as u32 + edge_index[&[x.min(y), x.max(y)]]);
+                cell_dofs.push(vertices + edge_index[&pair(cell[a], cell[b])]);
             }
         }
         let p = mesh.points();
-        let nodes = p
+        let period = *images.period();
+        let nodes = masters
             .iter()
-            .copied()
-            .chain(edges.iter().map(|e| (p[e[0] as usize] + p[e[1] as usize]) * 0.5))
+            .enumerate()
+            .filter(|&(v, &m)| m as usize == v)
+            .map(|(v, _)| p[v])
+            .chain(
+                edges
+                    .iter()
+                    .map(|(_, [x, y])| period.wrap(&((p[*x as usize] + p[*y as usize]) * 0.5))),
+            )
             .collect();
         P2Space {
-            vertices,
-            edges,
+            vertices: vertices as usize,
+            edges: edges.into_iter().map(|e| e.0).collect(),
             cell_dofs,
             edge_index,
+            vertex_dof,
             nodes,
+            period,
             curved: vec![false; mesh.num_cells()],
         }
+    }
+
+    /// The vertex dof (and the pressure's dof) of mesh node `v`.
+    pub fn vertex_dof(&self, v: u32) -> u32 {
+        self.vertex_dof[v as usize]
+    }
+
+    /// The periodic directions.
+    pub fn period(&self) -> &Periodicity<D> {
+        &self.period
     }
 
     /// The interpolation of P1 functions (values at the vertices) into this space, an
@@ -143,6 +194,10 @@ impl<const D: usize> P2Space<D> {
             let mut x = [Point::<D>::zeros(); 10];
             for (slot, &k) in x.iter_mut().zip(self.dofs(c)) {
                 *slot = self.nodes[k as usize];
+                if self.period.any() {
+                    // The dof's image next to the cell.
+                    *slot = p[0] + self.period.nearest(&(*slot - p[0]));
+                }
             }
             x
         });
@@ -214,9 +269,10 @@ impl<const D: usize> P2Space<D> {
         &self.nodes
     }
 
-    /// The P2 dof at the midpoint of the edge between vertices `a` and `b` (either order), if
+    /// The P2 dof at the midpoint of the edge between mesh nodes `a` and `b` (either order), if
     /// they share an edge.
     pub fn edge_dof(&self, a: u32, b: u32) -> Option<u32> {
+        let (a, b) = (self.vertex_dof(a), self.vertex_dof(b));
         self.edge_index
             .get(&[a.min(b), a.max(b)])
             .map(|&e| self.vertices as u32 + e)
@@ -238,7 +294,7 @@ impl<const D: usize> P2Space<D> {
             if !markers.contains(&m) {
                 continue;
             }
-            dofs.extend_from_slice(f);
+            dofs.extend(f.iter().map(|&v| self.vertex_dof(v)));
             for a in 0..D {
                 for b in a + 1..D {
                     dofs.extend(self.edge_dof(f[a], f[b]));

@@ -67,6 +67,13 @@ pub fn solve_steady<const D: usize>(
     max_iterations: usize,
 ) -> Result<(FlowField<D>, usize), FluidError> {
     problem.boundary.check(mesh)?;
+    if problem.boundary.velocity.is_empty() && problem.boundary.pressure.is_empty() {
+        return Err(FluidError::Boundary(
+            "a steady flow periodic in every direction has no velocity nor pressure condition, and its mean velocity \
+             is not determined: give a wall or run it unsteady"
+                .into(),
+        ));
+    }
     let mut system = System::new(mesh, space, problem)?;
     if !problem.convection {
         system.assemble(mesh, space, problem, None);
@@ -177,7 +184,7 @@ impl<const D: usize> System<D> {
     /// The structure of the problem's matrices and its elimination order.
     fn new(mesh: &SimplexMesh<D>, space: &P2Space<D>, problem: &SteadyProblem<D>) -> Result<Self, FluidError> {
         let n2 = space.len();
-        let n1 = mesh.num_points();
+        let n1 = space.vertices;
         let size = D * n2 + n1;
         // Prescribed velocity rows: identity, right-hand side g at the dof; the pressure's pin, if
         // any, likewise with 0.

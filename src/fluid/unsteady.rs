@@ -266,7 +266,7 @@ impl<const D: usize> Unsteady<D> {
                 "the time step and the kinematic viscosity must be positive, got Δt = {dt}, ν = {nu}"
             )));
         }
-        let (n2, n1) = (space.len(), mesh.num_points());
+        let (n2, n1) = (space.len(), space.vertices);
         if initial.velocity.len() != n2 || initial.pressure.len() != n1 {
             return Err(FluidError::Solve(format!(
                 "the initial flow has {} velocities and {} pressures, the mesh needs {n2} and {n1}",
@@ -283,7 +283,7 @@ impl<const D: usize> Unsteady<D> {
         let p1 = (method != SpdMethod::Direct).then(|| space.p1_prolongation());
         let velocity_solver = factor(&velocity, fixed.is_fixed(), D, p1.as_ref())?;
         drop(p1);
-        let phi_fixed = boundary.correction_pins(mesh);
+        let phi_fixed = boundary.correction_pins(mesh, &space);
         let mut pressure_load = vec![0.0; D * n2];
         boundary.add_pressure_load(mesh, &space, &mut pressure_load);
         let poisson_solver = factor(&stiffness1, &phi_fixed, 1, None)?;

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod gmsh;
 mod locate;
 mod moments;
+pub mod periodic;
 mod star;
 mod topology;
 

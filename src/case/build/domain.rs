@@ -4,6 +4,7 @@ use super::super::{schema, Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::Walls;
 use crate::mesh::generate::{axis_box, check_lattice_size};
+use crate::mesh::periodic::{identify, NodeImages, PeriodicFaces};
 use crate::mesh::SimplexMesh;
 
 impl Case {
@@ -43,13 +44,63 @@ impl Case {
         }
     }
 
+    /// The periodic directions `domain.periodic` names.
+    fn periodic_faces<const D: usize>(&self, d: &schema::DomainSpec) -> Result<Vec<PeriodicFaces>, CaseError> {
+        let axis = |name: &str| -> Result<usize, CaseError> {
+            ["x", "y", "z"][..D].iter().position(|a| *a == name).ok_or_else(|| {
+                self.invalid(
+                    "domain.periodic",
+                    format!(
+                        "unknown axis '{name}'; expected {}",
+                        ["\"x\"", "\"y\"", "\"z\""][..D].join(", ")
+                    ),
+                )
+            })
+        };
+        let expected = || {
+            self.invalid(
+                "domain.periodic",
+                "expected a list of axes, such as [\"x\", \"z\"], or a table of axes and their faces' markers, \
+                 such as { x = [\"left\", \"right\"] }",
+            )
+        };
+        let name = |v: &toml::Value| v.as_str().map(str::to_string).ok_or_else(expected);
+        match &d.periodic {
+            None => Ok(Vec::new()),
+            Some(toml::Value::Array(axes)) => axes
+                .iter()
+                .map(|a| {
+                    let a = name(a)?;
+                    Ok(PeriodicFaces {
+                        axis: axis(&a)?,
+                        lo: format!("{a}min"),
+                        hi: format!("{a}max"),
+                    })
+                })
+                .collect(),
+            Some(toml::Value::Table(faces)) => faces
+                .iter()
+                .map(|(a, pair)| match pair.as_array().map(Vec::as_slice) {
+                    Some([lo, hi]) => Ok(PeriodicFaces {
+                        axis: axis(a)?,
+                        lo: name(lo)?,
+                        hi: name(hi)?,
+                    }),
+                    _ => Err(expected()),
+                })
+                .collect(),
+            Some(_) => Err(expected()),
+        }
+    }
+
     /// The domain's mesh (a box meshed with spacing `domain.h`, default `default_h`, or a Gmsh
-    /// file) and the names of a box's faces (none for a file).
+    /// file), the names of a box's faces that are not periodic (none for a file), and its nodes
+    /// identified across the periodic faces (`domain.periodic`).
     pub(crate) fn domain_mesh<const D: usize>(
         &self,
         d: &schema::DomainSpec,
         default_h: f64,
-    ) -> Result<(SimplexMesh<D>, Vec<String>), CaseError> {
+    ) -> Result<(SimplexMesh<D>, Vec<String>, NodeImages<D>), CaseError> {
         let mesh_err = |what: &str, cause| CaseError::Mesh {
             file: self.path.clone(),
             what: what.into(),
@@ -99,6 +150,12 @@ impl Case {
             }
             _ => return Err(self.invalid("domain", "give either `box` or `mesh`")),
         };
-        Ok((mesh, default_walls))
+        let faces = self.periodic_faces::<D>(d)?;
+        let images = identify(&mesh, &faces).map_err(|e| mesh_err("domain.periodic", e))?;
+        let default_walls = default_walls
+            .into_iter()
+            .filter(|w| !faces.iter().any(|f| f.lo == *w || f.hi == *w))
+            .collect();
+        Ok((mesh, default_walls, images))
     }
 }

@@ -156,12 +156,26 @@ impl Case {
         let Some(domain) = &f.domain else {
             return Err(self.invalid("domain", "a fluid case needs a [domain] with `box` or `mesh`"));
         };
-        let (mesh, _) = self.domain_mesh::<D>(domain, f64::INFINITY)?;
+        let (mesh, _, images) = self.domain_mesh::<D>(domain, f64::INFINITY)?;
         let gravity = match &f.gravity {
             Some(g) => self.vector::<D>("gravity", g)?,
             None => Vector::<D>::zeros(),
         };
         let mut boundary = BoundaryConditions::<D>::default();
+        for f in images.faces() {
+            for name in [&f.lo, &f.hi] {
+                if spec.boundary.contains_key(name.as_str()) {
+                    return Err(self.invalid(
+                        format!("fluid.boundary.{name}"),
+                        "a periodic face (domain.periodic) takes no condition: the flow there is the flow at its image",
+                    ));
+                }
+                let marker = mesh
+                    .facet_marker(name)
+                    .map_err(|e| self.invalid("domain.periodic", e.to_string()))?;
+                boundary = boundary.periodic(marker);
+            }
+        }
         for (name, condition) in &spec.boundary {
             let field = format!("fluid.boundary.{name}");
             let marker = mesh
@@ -239,7 +253,7 @@ impl Case {
                 }
             }
         };
-        let mut space = P2Space::new(&mesh);
+        let mut space = P2Space::periodic(&mesh, &images);
         for (k, curve) in spec.curved.iter().enumerate() {
             let field = format!("fluid.curved[{k}]");
             let marker = mesh
@@ -330,7 +344,7 @@ impl<const D: usize> FlowCase<D> {
     ) -> Result<Unsteady<D>, CaseError> {
         let rest = FlowField {
             velocity: vec![Vector::<D>::zeros(); self.space.len()],
-            pressure: vec![0.0; self.mesh.num_points()],
+            pressure: vec![0.0; self.space.vertices],
         };
         let mut stepper = Unsteady::with_method(
             &self.mesh,
@@ -407,8 +421,7 @@ impl<const D: usize> FlowCase<D> {
         }
         if let Some(points) = &self.report.pressure_points {
             let p = |(cell, w): &(u32, [f64; 4])| -> f64 {
-                self.mesh
-                    .cell(*cell)
+                self.space.dofs(*cell)[..D + 1]
                     .iter()
                     .zip(w)
                     .map(|(&v, w)| w * flow.pressure[v as usize])
@@ -421,8 +434,10 @@ impl<const D: usize> FlowCase<D> {
 
     /// Writes `flow` at the vertices: velocity, pressure (times ρ), vorticity.
     pub(in crate::case) fn write_flow(&self, path: &Path, flow: &FlowField<D>) -> Result<(), OutputError> {
-        let n = self.mesh.num_points();
-        let pressure: Vec<f64> = flow.pressure.iter().map(|p| p * self.fluid.density).collect();
+        // At each node, its dofs' values (an identified node's its master's).
+        let at_nodes = (0..self.mesh.num_points() as u32).map(|v| self.space.vertex_dof(v) as usize);
+        let velocity: Vec<Vector<D>> = at_nodes.clone().map(|k| flow.velocity[k]).collect();
+        let pressure: Vec<f64> = at_nodes.map(|k| flow.pressure[k] * self.fluid.density).collect();
         let vorticity = flow.vorticity(&self.mesh, &self.space);
         let vorticity = if D == 2 {
             Field::scalar("vorticity", &vorticity.iter().map(|w| w.z).collect::<Vec<_>>())
@@ -433,7 +448,7 @@ impl<const D: usize> FlowCase<D> {
             path,
             &self.mesh,
             vec![
-                Field::vector("velocity", &flow.velocity[..n]),
+                Field::vector("velocity", &velocity),
                 Field::scalar("pressure", &pressure),
                 vorticity,
             ],

@@ -212,12 +212,19 @@ impl Case {
             .enumerate()
             .map(|(k, b)| (format!("bodies[{k}]"), b.clone()))
             .collect();
-        let bodies = self.bodies::<D>(&specs, &model, c.resolution, domain.as_ref().map(|(m, _)| m))?;
-        let mesh = domain.as_ref().map(|(m, _)| m);
+        let bodies = self.bodies::<D>(&specs, &model, c.resolution, domain.as_ref().map(|(m, ..)| m))?;
+        let mesh = domain.as_ref().map(|(m, ..)| m);
         let inflows = self.inflows::<D>((&model, c.resolution, time.end), mesh, &bodies)?;
         let templates: Vec<RigidBody<D>> = inflows.iter().map(|i| i.template().clone()).collect();
+        if domain.as_ref().is_some_and(|(.., images)| images.any()) && !(bodies.is_empty() && templates.is_empty()) {
+            return Err(self.invalid(
+                "domain.periodic",
+                "bodies in a periodic domain are not supported yet (a fluid alone is): the bodies' images across \
+                 the periodic faces are the next step",
+            ));
+        }
         let walls = match domain {
-            Some((mesh, default_walls)) => {
+            Some((mesh, default_walls, _)) => {
                 Some(self.walls::<D>(mesh, default_walls, band, &[&bodies[..], &templates].concat())?)
             }
             None => None,

@@ -49,7 +49,7 @@ impl<const D: usize> Unsteady<D> {
         constrain: Option<&mut Constraint<'_, D>>,
         start: Instant,
     ) -> Result<(), FluidError> {
-        let (n2, n1, dt) = (self.space.len(), mesh.num_points(), self.dt);
+        let (n2, n1, dt) = (self.space.len(), self.space.vertices, self.dt);
         let w = &mut self.work;
         // The pressure correction's predicted pressure `p̂ = p^k + (4φ^k − φ^{k−1})/3`, or `p^k`
         // in the projected form, whose history is already corrected; a later pass takes the

@@ -153,7 +153,7 @@ where
         for &j in &self.observed[m..] {
             self.slot[j as usize] = u32::MAX;
         }
-        self.pressure_stencil(mesh, space.vertices);
+        self.pressure_stencil(mesh, space);
         self.target_frames.clear();
         for w in self.ranges.windows(2) {
             self.target_frames.push(Frame::new(&self.targets[w[0]..w[1]]));

@@ -17,7 +17,7 @@
 use super::ghosts::{SWEEPS, SWEPT};
 use super::Work;
 use crate::body::{Dim, Kinematics};
-use crate::fluid::Response;
+use crate::fluid::{P2Space, Response};
 use crate::math::Point;
 use crate::mesh::SimplexMesh;
 
@@ -83,7 +83,8 @@ where
     /// `p_k = p₁ + (p₁ − p₂) depth/δ`; where the second point is outside the mesh (a narrow gap
     /// to a wall) or inside another body, `p_k = p₁`; a ghost whose first point is has no row (it
     /// keeps its held value).
-    pub(super) fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, vertices: usize) {
+    pub(super) fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, space: &P2Space<D>) {
+        let vertices = space.vertices;
         let rows = &mut self.pressure_rows;
         rows.vertex.clear();
         rows.start.clear();
@@ -104,7 +105,7 @@ where
             let slope = if second.is_some() { g.depth / g.reach } else { 0.0 };
             for (at, scale) in [(Some(first), 1.0 + slope), (second, -slope)] {
                 if let Some(at) = at {
-                    let cell = mesh.cell(at.cell);
+                    let cell = &space.dofs(at.cell)[..D + 1];
                     rows.entries
                         .extend(cell.iter().zip(&at.weights).map(|(&v, w)| (v, scale * w)));
                 }
