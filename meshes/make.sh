@@ -75,3 +75,6 @@ gmsh -3 sphere_wall.geo -setnumber R 30 -setnumber H 60 -setnumber za 14 -setnum
 # The unit cell of a square array of cylinders at the volume fraction 0.1, its sides meshed as
 # images of each other (Periodic Curve), ASCII as Gmsh writes it by default: 3 228 triangles.
 gmsh -2 periodic_cylinder.geo -o periodic_cylinder.msh > /dev/null
+# The unit cell of a simple cubic array of spheres at the volume fraction 0.027, each pair of
+# opposite faces meshed as images of each other (Periodic Surface), ASCII: 12 141 tetrahedra.
+gmsh -3 periodic_sphere.geo -o periodic_sphere.msh > /dev/null

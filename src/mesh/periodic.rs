@@ -30,6 +30,19 @@ pub struct PeriodicFaces {
     pub hi: String,
 }
 
+impl PeriodicFaces {
+    /// The direction of a box's `axis` between its faces `<axis>min` and `<axis>max` (the names
+    /// of [`super::generate::axis_box`]).
+    pub fn of_box(axis: usize) -> Self {
+        let name = ["x", "y", "z"][axis];
+        PeriodicFaces {
+            axis,
+            lo: format!("{name}min"),
+            hi: format!("{name}max"),
+        }
+    }
+}
+
 /// The nodes of a mesh identified across its periodic faces (the module's pairing).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NodeImages<const D: usize> {
@@ -229,16 +242,7 @@ mod tests {
     use nalgebra::{Vector2, Vector3};
 
     fn faces(axes: &[usize]) -> Vec<PeriodicFaces> {
-        axes.iter()
-            .map(|&a| {
-                let name = ["x", "y", "z"][a];
-                PeriodicFaces {
-                    axis: a,
-                    lo: format!("{name}min"),
-                    hi: format!("{name}max"),
-                }
-            })
-            .collect()
+        axes.iter().map(|&a| PeriodicFaces::of_box(a)).collect()
     }
 
     #[test]

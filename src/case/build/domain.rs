@@ -69,14 +69,7 @@ impl Case {
             None => Ok(Vec::new()),
             Some(toml::Value::Array(axes)) => axes
                 .iter()
-                .map(|a| {
-                    let a = name(a)?;
-                    Ok(PeriodicFaces {
-                        axis: axis(&a)?,
-                        lo: format!("{a}min"),
-                        hi: format!("{a}max"),
-                    })
-                })
+                .map(|a| Ok(PeriodicFaces::of_box(axis(&name(a)?)?)))
                 .collect(),
             Some(toml::Value::Table(faces)) => faces
                 .iter()
