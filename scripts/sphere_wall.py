@@ -68,6 +68,7 @@ RUNS = [
     ("wall_film_passes", "wall", "surface", (0.5, 0.0), 0.05, 1.0, 9.0, 3),
     ("wall_calibrated_passes", "wall", "surface", (0.225, 0.5), 0.05, 0.5, 3.0, 3),
     ("pair_calibrated_passes", "pair", "surface", (0.225, 0.5), 0.05, 0.5, 1.5, 3),
+    ("wall_calibrated_passes_full", "wall", "surface", (0.225, 0.5), 0.05, 2.5, 8.0, 3),
 ]
 
 CASE = """dimension = 3

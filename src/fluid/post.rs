@@ -2,7 +2,8 @@
 //!
 //! The P2 velocity's gradient is discontinuous across cells; at a vertex it is taken as the
 //! average over the cells around it, weighted by their measures (exact for a quadratic field, which
-//! has the same gradient at the vertex from every cell).
+//! has the same gradient at the vertex from every cell); on a periodic mesh, over the cells
+//! around the node and its images.
 
 use super::field::FlowField;
 use super::space::{Local, P2Space};
@@ -12,9 +13,10 @@ use nalgebra::SMatrix;
 use rayon::prelude::*;
 
 impl<const D: usize> FlowField<D> {
-    /// The velocity gradient `G[d][e] = ∂_e u_d` at every vertex (measure-weighted cell average).
+    /// The velocity gradient `G[d][e] = ∂_e u_d` at every vertex (measure-weighted cell average;
+    /// across a periodic face, over the cells of the node and of its images alike).
     pub fn vertex_gradients(&self, mesh: &SimplexMesh<D>, space: &P2Space<D>) -> Vec<SMatrix<f64, D, D>> {
-        (0..mesh.num_points() as u32)
+        let sums: Vec<(SMatrix<f64, D, D>, f64)> = (0..mesh.num_points() as u32)
             .into_par_iter()
             .map(|v| {
                 let mut sum = SMatrix::<f64, D, D>::zeros();
@@ -29,8 +31,22 @@ impl<const D: usize> FlowField<D> {
                     }
                     weight += measure;
                 }
-                sum / weight.max(f64::MIN_POSITIVE)
+                (sum, weight)
             })
+            .collect();
+        let average = |(sum, weight): (SMatrix<f64, D, D>, f64)| sum / weight.max(f64::MIN_POSITIVE);
+        if !space.period().any() {
+            return sums.into_iter().map(average).collect();
+        }
+        // A node and its images share their vertex dof: add their cells' sums there.
+        let mut by_dof = vec![(SMatrix::<f64, D, D>::zeros(), 0.0); space.vertices];
+        for (v, (sum, weight)) in sums.iter().enumerate() {
+            let k = space.vertex_dof(v as u32) as usize;
+            by_dof[k].0 += sum;
+            by_dof[k].1 += weight;
+        }
+        (0..mesh.num_points() as u32)
+            .map(|v| average(by_dof[space.vertex_dof(v) as usize]))
             .collect()
     }
 
