@@ -32,6 +32,21 @@ fn stokes<const D: usize>(
     solve_steady(mesh, space, &problem, 1e-10, 10).map(|(flow, _)| flow)
 }
 
+/// `∫ u_x` over the fluid (a quadrature exact to degree 4 on each cell, curved or not).
+fn flux_x<const D: usize>(mesh: &SimplexMesh<D>, space: &P2Space<D>, flow: &FlowField<D>) -> f64 {
+    let rule = tumble::fluid::Quadrature::<D>::exact_to(4);
+    let mut flux = 0.0;
+    for c in 0..mesh.num_cells() as u32 {
+        let map = space.cell_map(mesh, c);
+        for (l, w) in rule.points.iter().zip(&rule.weights) {
+            let local = map.at(l);
+            let (u, _) = flow.velocity_in_cell(space.dofs(c), &local.phi, &local.grad);
+            flux += w * local.measure * u[0];
+        }
+    }
+    flux
+}
+
 /// The box's conditions: the periodic faces periodic, the others walls.
 fn conditions<const D: usize>(mesh: &SimplexMesh<D>, axes: &[usize]) -> BoundaryConditions<D> {
     let mut bc = BoundaryConditions::<D>::default();
@@ -263,7 +278,6 @@ fn periodic_keys_that_do_not_fit_are_named() {
 #[test]
 fn stokes_flow_through_a_square_array_of_cylinders_has_sangani_and_acrivos_drag() {
     use tumble::fluid::boundary_force;
-    use tumble::fluid::Quadrature;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/periodic_cylinder.msh");
     let mesh = tumble::mesh::gmsh::read_dim::<2>(&path).unwrap();
     let faces = [
@@ -294,16 +308,7 @@ fn stokes_flow_through_a_square_array_of_cylinders_has_sangani_and_acrivos_drag(
     let flow = stokes(&mesh, &space, &bc, nu, Vector::<2>::new(f, 0.0)).unwrap();
     let drag = boundary_force(&mesh, &space, nu, &force, &flow, None, cylinder).unwrap();
     // The mean velocity over the cell (area 1), the cylinder's inside at rest.
-    let rule = Quadrature::<2>::exact_to(4);
-    let mut flux = 0.0;
-    for c in 0..mesh.num_cells() as u32 {
-        let map = space.cell_map(&mesh, c);
-        for (l, w) in rule.points.iter().zip(&rule.weights) {
-            let local = map.at(l);
-            let (u, _) = flow.velocity_in_cell(space.dofs(c), &local.phi, &local.grad);
-            flux += w * local.measure * u.x;
-        }
-    }
+    let flux = flux_x(&mesh, &space, &flow);
     let fluid = 1.0 - phi;
     let total = drag.x + f * phi;
     let ratio = total / (nu * flux);
@@ -323,7 +328,7 @@ fn stokes_flow_through_a_square_array_of_cylinders_has_sangani_and_acrivos_drag(
 /// (2.0091 when written).
 #[test]
 fn stokes_flow_through_a_simple_cubic_array_of_spheres_has_zick_and_homsys_drag() {
-    use tumble::fluid::{boundary_force, Quadrature};
+    use tumble::fluid::boundary_force;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/periodic_sphere.msh");
     let mesh = tumble::mesh::gmsh::read_dim::<3>(&path).unwrap();
     let mut space = P2Space::periodic(&mesh, &identify(&mesh, &along(&[0, 1, 2])).unwrap());
@@ -343,16 +348,7 @@ fn stokes_flow_through_a_simple_cubic_array_of_spheres_has_zick_and_homsys_drag(
     let g = Vector::<3>::new(f, 0.0, 0.0);
     let flow = stokes(&mesh, &space, &bc, nu, g).unwrap();
     let drag = boundary_force(&mesh, &space, nu, &move |_: &Point<3>| g, &flow, None, sphere).unwrap();
-    let rule = Quadrature::<3>::exact_to(4);
-    let mut flux = 0.0;
-    for c in 0..mesh.num_cells() as u32 {
-        let map = space.cell_map(&mesh, c);
-        for (l, w) in rule.points.iter().zip(&rule.weights) {
-            let local = map.at(l);
-            let (u, _) = flow.velocity_in_cell(space.dofs(c), &local.phi, &local.grad);
-            flux += w * local.measure * u.x;
-        }
-    }
+    let flux = flux_x(&mesh, &space, &flow);
     let k = f / (6.0 * PI * nu * a * flux);
     println!(
         "drag {:.6} (f |fluid| {:.6}); mean velocity {flux:.6}; F/(6πμaU) {k:.4} (Zick & Homsy 2.008)",
