@@ -209,7 +209,7 @@ where
     /// The velocity of this side's material at the point `a`.
     pub fn at(&self, a: &Point<D>) -> Vector<D> {
         match self.body {
-            Some(b) => self.velocity + <Dim<D> as Kinematics<D>>::spin(&self.spin, &(a - b.position)),
+            Some(_) => self.moved(a, &(self.velocity, self.spin)),
             None => self.velocity,
         }
     }
@@ -233,7 +233,8 @@ where
         )
     }
 
-    /// The change of this side's material velocity at `a` under the change `(dv, dw)`.
+    /// The velocity at `a` of this side's material moving at `(dv, dw)` (its centre's velocity and
+    /// its angular velocity): a change of motion's, nothing for a wall.
     fn moved(&self, a: &Point<D>, (dv, dw): &(Vector<D>, Angular<D>)) -> Vector<D> {
         match self.body {
             Some(b) => dv + <Dim<D> as Kinematics<D>>::spin(dw, &(a - b.position)),

@@ -82,6 +82,15 @@ where
         };
         let (velocity, spin): (Vec<_>, Vec<_>) = self.before.iter().copied().unzip();
         let (momentum, captured_angular): (Vec<_>, Vec<_>) = self.captured.iter().copied().unzip();
+        // The film's force and torque a step back, when there is one per body (else empty).
+        let film = &self.bodies.contact;
+        let kept = |len: usize, flat: &dyn Fn() -> Vec<f64>| {
+            if len == self.bodies.bodies.len() {
+                flat()
+            } else {
+                Vec::new()
+            }
+        };
         ImmersedState {
             bodies: self.bodies.state(),
             fluid: self.fluid.state(),
@@ -95,22 +104,8 @@ where
             constrained: self.work.dofs.clone(),
             multiplier: flatten(&self.work.multiplier),
             last_iterations: self.work.iterations,
-            film_force: {
-                let film = &self.bodies.contact.film_force;
-                if film.len() == self.bodies.bodies.len() {
-                    flatten(film)
-                } else {
-                    Vec::new()
-                }
-            },
-            film_torque: {
-                let film = &self.bodies.contact.film_torque;
-                if film.len() == self.bodies.bodies.len() {
-                    angular(film)
-                } else {
-                    Vec::new()
-                }
-            },
+            film_force: kept(film.film_force.len(), &|| flatten(&film.film_force)),
+            film_torque: kept(film.film_torque.len(), &|| angular(&film.film_torque)),
             iterations: self.iterations,
             seconds: self.seconds,
         }
