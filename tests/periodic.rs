@@ -264,7 +264,22 @@ fn periodic_keys_that_do_not_fit_are_named() {
         .map(drop)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("bodies in a periodic domain are not supported yet"), "{e}");
+    assert!(e.contains("bodies in a periodic fluid are not supported yet"), "{e}");
+    // A frame that follows a body moves the mesh, which a periodic domain does not.
+    let framed = Case::parse(
+        std::path::Path::new("framed.toml"),
+        &format!("{bodies}\n[frame]\nfollow = \"b\"\n"),
+    )
+    .unwrap();
+    let flow = framed.build_flow::<2>().unwrap();
+    let e = tumble::case::run_immersed(&framed, &flow, dir.path(), tumble::case::Control::default())
+        .map(drop)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("`frame`: a frame that follows a body moves the mesh with it"),
+        "{e}"
+    );
 }
 
 /// Stokes flow through a square array of cylinders at the volume fraction 0.1: one cylinder in

@@ -15,6 +15,8 @@
 //! | [`KdTree`] | a `kiddo` radius query per sphere | a comparison point |
 //! | [`Auto`] | picks one of the above by a timed probe | when the set is not known in advance |
 //!
+//! With periodic directions, [`PeriodicPairs`] runs any of them on the spheres and their images.
+//!
 //! Pairs come in a deterministic order: the parallel methods split their work into chunks of a fixed
 //! size and concatenate them in order, so the result never depends on the number of threads.
 
@@ -24,6 +26,7 @@ mod cells;
 mod hgrid;
 mod kdtree;
 mod linked_cell;
+mod periodic;
 pub mod sets;
 mod sorted_distance;
 mod sweep;
@@ -33,6 +36,7 @@ pub use brute::BruteForce;
 pub use hgrid::HierarchicalGrid;
 pub use kdtree::KdTree;
 pub use linked_cell::LinkedCell;
+pub use periodic::PeriodicPairs;
 pub use sorted_distance::SortedDistance;
 pub use sweep::SortAndSweep;
 
@@ -67,6 +71,21 @@ pub enum BroadError {
     /// More spheres than `u32` indices.
     #[error("{0} spheres exceed the u32 index range")]
     TooMany(usize),
+    /// A periodic direction shorter than twice the reach of the largest pair: a pair could meet
+    /// through two images.
+    #[error(
+        "the period {length} along axis {axis} is shorter than twice the largest pair's reach {reach} (two largest \
+         bounding radii and the contact margin): a body would meet another through two of its images; make the \
+         periodic cell longer"
+    )]
+    Period {
+        /// The axis.
+        axis: usize,
+        /// Its period.
+        length: f64,
+        /// `2 r_max + margin`.
+        reach: f64,
+    },
 }
 
 /// A method that finds the pairs of spheres within a margin of each other.

@@ -158,9 +158,9 @@ pub(super) fn collide<const D: usize>(
         force[c.i as usize] += e.force;
         torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(e.at - bi.position), &e.force) + e.rolling;
         if c.j != WALL {
-            let bj = &bodies[c.j as usize];
+            let gj = bodies[c.j as usize].position + c.shift;
             force[c.j as usize] -= e.force;
-            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(e.at - bj.position), &(-e.force)) - e.rolling;
+            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(e.at - gj), &(-e.force)) - e.rolling;
         }
         memory.push(e.springs);
     }
@@ -182,18 +182,18 @@ where
 {
     let kappa = tangential_share(D);
     let bi = &bodies[c.i as usize];
-    let bj = (c.j != WALL).then(|| &bodies[c.j as usize]);
+    let bj = (c.j != WALL).then(|| c.other(bodies));
     // Where the contact acts: a wall takes the whole gap (the body's point nearest the wall, at
     // `gap` from the wall's point along the normal: a ball rolls on its own radius; the body's
     // centre of pressure lies inside a curved body), two bodies half each (both at the same
     // point, so the pair's torques balance).
-    let a = match bj {
+    let a = match &bj {
         Some(_) => (c.point_i + c.point_j) * 0.5,
         None => c.point_j + c.normal * c.gap,
     };
     let n = c.normal;
     let lever_i = (a - bi.position).norm();
-    let (mass, radius, v, w) = match bj {
+    let (mass, radius, v, w) = match &bj {
         Some(bj) => (
             1.0 / (1.0 / bi.mass + 1.0 / bj.mass),
             harmonic(lever_i, (a - bj.position).norm()),

@@ -22,15 +22,15 @@ pub(super) fn add_damping<const D: usize>(
         let bi = &bodies[c.i as usize];
         let vj = match c.j {
             WALL => *walls,
-            j => bodies[j as usize].point_velocity(&aj),
+            _ => c.other(bodies).point_velocity(&aj),
         };
         let f = c.normal * (-model.damping * (bi.point_velocity(&ai) - vj).dot(&c.normal));
         force[c.i as usize] += f;
         torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(ai - bi.position), &f);
         if c.j != WALL {
-            let bj = &bodies[c.j as usize];
+            let gj = bodies[c.j as usize].position + c.shift;
             force[c.j as usize] -= f;
-            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - bj.position), &(-f));
+            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(aj - gj), &(-f));
         }
     }
 }

@@ -131,6 +131,7 @@ where
         point_j: xj,
         gap: on_i.value.min(on_j.value),
         normal,
+        shift: Vector::<D>::zeros(),
     })
 }
 
@@ -211,6 +212,7 @@ pub(super) fn patches<const D: usize>(
                 point_j: xj,
                 gap,
                 normal,
+                shift: Vector::<D>::zeros(),
             });
         },
     );

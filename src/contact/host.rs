@@ -638,6 +638,7 @@ impl<const D: usize> Search<'_, D> {
             point_j,
             gap: near[best].value,
             normal,
+            shift: Vector::<D>::zeros(),
         });
         out.ends.push(out.shares.len() as u32);
     }

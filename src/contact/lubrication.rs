@@ -273,8 +273,8 @@ pub(super) fn add_films<const D: usize>(
         // Each side's velocity, free at the step's end in a fluid.
         let side_i = Side::of(bi, &si, dt);
         let mut side_j = Side::wall(walls);
-        if c.j != WALL {
-            let bj = &bodies[c.j as usize];
+        let bj = (c.j != WALL).then(|| c.other(bodies));
+        if let Some(bj) = &bj {
             let sj = around(c.j);
             k_j = projector * curvature(bj, &c.point_j) * projector;
             radius = radius.min(bj.geometry.radius);
@@ -334,9 +334,9 @@ pub(super) fn add_films<const D: usize>(
         force[c.i as usize] += f;
         torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bi.position), &f) + push.couple;
         if c.j != WALL {
-            let bj = &bodies[c.j as usize];
+            let gj = bodies[c.j as usize].position + c.shift;
             force[c.j as usize] -= f;
-            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - bj.position), &(-f)) - push.couple;
+            torque[c.j as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - gj), &(-f)) - push.couple;
         }
     }
 }

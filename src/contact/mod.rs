@@ -41,8 +41,8 @@ pub use surroundings::Surroundings;
 pub use wall::Walls;
 
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::broad::{BoundingSphere, BroadError, BroadPhase};
-use crate::math::{Point, Vector};
+use crate::broad::{BoundingSphere, BroadError, BroadPhase, PeriodicPairs};
+use crate::math::{Periodicity, Point, Vector};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -64,6 +64,28 @@ pub struct Contact<const D: usize> {
     pub gap: f64,
     /// Unit normal from `B_j` towards `B_i`.
     pub normal: Vector<D>,
+    /// In a periodic domain, the shift that takes `B_j` to its image next to `B_i`, where
+    /// `point_j` lies (zero for a wall and without periodic directions): `j`'s lever arms are
+    /// taken from `G_j + shift` ([`Contact::other`]).
+    pub shift: Vector<D>,
+}
+
+impl<const D: usize> Contact<D> {
+    /// Body `j` as this contact sees it: moved by [`Contact::shift`] to its image next to `i`
+    /// (borrowed when the shift is zero; a copy, one string's allocation, for the few pairs that
+    /// meet across a periodic face). Not for a wall.
+    pub fn other<'a>(&self, bodies: &'a [RigidBody<D>]) -> std::borrow::Cow<'a, RigidBody<D>>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        let b = &bodies[self.j as usize];
+        if self.shift == Vector::<D>::zeros() {
+            return std::borrow::Cow::Borrowed(b);
+        }
+        let mut image = b.clone();
+        image.position += self.shift;
+        std::borrow::Cow::Owned(image)
+    }
 }
 
 /// Seconds spent in each phase of the contact computation, summed over steps.
@@ -84,10 +106,11 @@ where
 {
     /// The parameters.
     pub model: ContactModel,
-    broad: Box<dyn BroadPhase<D>>,
+    broad: PeriodicPairs<D>,
     spheres: Vec<BoundingSphere<D>>,
     centres: Vec<(Point<D>, f64)>,
-    pairs: Vec<(u32, u32)>,
+    /// The candidate pairs and the shift of `j`'s image ([`PeriodicPairs`]).
+    pairs: Vec<(u32, u32, Vector<D>)>,
     near_wall: Vec<u32>,
     hints: Vec<u32>,
     /// The contacts found by the last call to [`forces`](Self::forces).
@@ -135,7 +158,7 @@ where
     pub fn new(model: ContactModel, broad: Box<dyn BroadPhase<D>>) -> Self {
         ContactSolver {
             model,
-            broad,
+            broad: PeriodicPairs::new(broad, Periodicity::none()),
             spheres: Vec::new(),
             centres: Vec::new(),
             pairs: Vec::new(),
@@ -161,6 +184,20 @@ where
     /// The broad-phase method's name.
     pub fn broad_name(&self) -> &'static str {
         self.broad.name()
+    }
+
+    /// This solver with the domain periodic along `period`'s directions: a body meets the
+    /// others' images across the periodic faces ([`PeriodicPairs`], [`Contact::shift`]). The
+    /// bodies' centres may lie outside the cell; the walls wrap their queries themselves
+    /// ([`Walls::with_period`]).
+    pub fn with_period(mut self, period: Periodicity<D>) -> Self {
+        self.broad.set_period(period);
+        self
+    }
+
+    /// The periodic directions (none unless [`Self::with_period`]).
+    pub fn period(&self) -> &Periodicity<D> {
+        self.broad.period()
     }
 
     /// Each body's cell of the walls' mesh where its last wall query ended, where the next one
@@ -403,17 +440,12 @@ where
         let search = cut.max(film_cut.unwrap_or(0.0));
         let detection = self.model.law.detection();
         let start = Instant::now();
-        self.pairs.clear();
-        if bodies.len() >= 2 {
-            self.spheres.clear();
-            self.spheres.extend(bodies.iter().map(|b| BoundingSphere {
-                centre: b.position,
-                radius: b.geometry.radius,
-            }));
-            self.broad.update(&self.spheres, search)?;
-            self.broad.pairs(&mut self.pairs);
-            self.pairs.sort_unstable();
-        }
+        self.spheres.clear();
+        self.spheres.extend(bodies.iter().map(|b| BoundingSphere {
+            centre: b.position,
+            radius: b.geometry.radius,
+        }));
+        self.broad.pairs(&self.spheres, search, &mut self.pairs)?;
         self.hints.resize(bodies.len(), 0);
         self.near_wall.clear();
         self.outside = None;
@@ -438,14 +470,19 @@ where
             .pairs
             .par_iter()
             .fold(
-                || (Vec::new(), Vec::new(), Scratch::default()),
-                |(mut out, mut films, mut scratch), &(i, j)| {
-                    let (bi, bj) = (&bodies[i as usize], &bodies[j as usize]);
+                || (Vec::new(), Vec::new(), Scratch::default(), None),
+                |(mut out, mut films, mut scratch, mut image), &(i, j, shift)| {
+                    let bi = &bodies[i as usize];
+                    // Across a periodic face, `j`'s image next to `i` (a copy kept by the thread).
+                    let bj = match shift == Vector::<D>::zeros() {
+                        true => &bodies[j as usize],
+                        false => shifted(&mut image, &bodies[j as usize], &shift),
+                    };
+                    let (first, first_film) = (out.len(), films.len());
                     match detection {
                         _ if !law => {}
                         Detection::ClosestPoints => out.extend(closest_contact(i, j, bi, bj, cut)),
                         Detection::NearestPatch => {
-                            let first = out.len();
                             patch_contacts(i, j, bi, bj, cut, &mut scratch, &mut out);
                             keep_nearest_from(&mut out, first);
                         }
@@ -454,10 +491,13 @@ where
                     if let Some(h) = film_cut {
                         gap::patches(i, j, (bi, bj), (h, true), &mut scratch, &mut films);
                     }
-                    (out, films, scratch)
+                    for c in out[first..].iter_mut().chain(films[first_film..].iter_mut()) {
+                        c.shift = shift;
+                    }
+                    (out, films, scratch, image)
                 },
             )
-            .map(|(out, films, _)| (out, films))
+            .map(|(out, films, ..)| (out, films))
             .reduce(
                 || (Vec::new(), Vec::new()),
                 |a, b| (concatenate(a.0, b.0), concatenate(a.1, b.1)),
@@ -506,6 +546,36 @@ where
     }
 }
 
+/// `b` moved by `shift`, copied into `image` (its buffers reused from the last copy).
+fn shifted<'a, const D: usize>(
+    image: &'a mut Option<RigidBody<D>>,
+    b: &RigidBody<D>,
+    shift: &Vector<D>,
+) -> &'a RigidBody<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    let copy = image.get_or_insert_with(|| b.clone());
+    // Field by field, so that the name's buffer is reused (a derived `clone_from` would not).
+    let RigidBody {
+        name,
+        geometry,
+        density,
+        mass,
+        inertia,
+        position,
+        rotation,
+        velocity,
+        angular_velocity,
+    } = b;
+    copy.name.clone_from(name);
+    copy.geometry.clone_from(geometry);
+    (copy.density, copy.mass, copy.inertia) = (*density, *mass, *inertia);
+    (copy.position, copy.rotation) = (position + shift, *rotation);
+    (copy.velocity, copy.angular_velocity) = (*velocity, *angular_velocity);
+    copy
+}
+
 /// Keeps, of the contacts from index `first` on, only the one with the smallest gap (the first of
 /// equals).
 pub(crate) fn keep_nearest_from<const D: usize>(contacts: &mut Vec<Contact<D>>, first: usize) {
@@ -546,6 +616,7 @@ pub fn accumulate<const D: usize>(
             torque[c.i as usize] += <Dim<D> as Kinematics<D>>::torque(&(a - gi), &f);
         } else {
             let (gj, rj) = bodies[c.j as usize];
+            let gj = gj + c.shift;
             let f = model.force(c, ri, Some(rj));
             let (ai, aj) = model.law.application_points(&c.point_i, &c.point_j);
             force[c.i as usize] += f;

@@ -13,13 +13,16 @@
 //! outside the mesh nearer to an opening than to any wall has left through it and is beyond the
 //! walls' reach, and a body whose centre has done so has left the domain
 //! ([`Walls::opening_crossed`]).
+//!
+//! In a periodic domain ([`Walls::with_period`]) the periodic faces are neither walls nor
+//! openings, and a point beyond one is the point wrapped into the cell.
 
 use super::gap::{centre_of_pressure, for_each_patch, lowest_gap, ring_of, Probe, Scratch};
 use super::{keep_nearest_from, Contact, Detection, WALL};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::fmm::topology::FacetNeighbours;
 use crate::fmm::{distance_to_range, FmmError, FmmOptions, Front};
-use crate::math::{self, Point, Vector};
+use crate::math::{self, Periodicity, Point, Vector};
 use crate::mesh::{SimplexMesh, NONE};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -40,6 +43,8 @@ pub struct Walls<const D: usize> {
     openings: Vec<[Point<D>; D]>,
     opening_markers: Vec<i32>,
     band: f64,
+    /// The domain's periodic directions: a point is wrapped into the cell before it is located.
+    period: Periodicity<D>,
 }
 
 impl<const D: usize> Walls<D> {
@@ -91,6 +96,7 @@ impl<const D: usize> Walls<D> {
             opening_markers,
             mesh,
             band,
+            period: Periodicity::none(),
         };
         walls.closest = walls.refined_closest();
         Ok(walls)
@@ -124,6 +130,27 @@ impl<const D: usize> Walls<D> {
             .collect()
     }
 
+    /// These walls in a domain periodic along `period`'s directions, whose faces carry the
+    /// markers `faces` (neither walls nor openings): every query wraps its point into the cell
+    /// and gives the wall's point next to the point as given.
+    pub fn with_period(mut self, period: Periodicity<D>, faces: &[i32]) -> Self {
+        self.period = period;
+        let (openings, markers) = self
+            .openings
+            .iter()
+            .zip(&self.opening_markers)
+            .filter(|(_, m)| !faces.contains(m))
+            .map(|(f, &m)| (*f, m))
+            .unzip();
+        (self.openings, self.opening_markers) = (openings, markers);
+        self
+    }
+
+    /// The periodic directions (none unless [`Self::with_period`]).
+    pub fn period(&self) -> &Periodicity<D> {
+        &self.period
+    }
+
     /// The domain mesh.
     pub fn mesh(&self) -> &SimplexMesh<D> {
         &self.mesh
@@ -143,17 +170,21 @@ impl<const D: usize> Walls<D> {
     /// `x`'s cell). `(band, x)` beyond the band; negative outside the mesh, except beyond an
     /// opening (nearer to it than to any wall): `(band, x)` there too.
     pub fn query(&self, x: &Point<D>, hint: &mut u32) -> (f64, Point<D>) {
-        self.query_in_mesh(x, hint).unwrap_or_else(|| {
-            let (d, w, _) = self.nearest_facet(x, &self.facets);
-            if self.opening_nearer_than(x, d).is_some() {
-                return (self.band, *x);
+        let y = self.period.wrap(x);
+        let back = x - y;
+        let (d, w) = self.query_in_mesh(&y, hint).unwrap_or_else(|| {
+            let (d, w, _) = self.nearest_facet(&y, &self.facets);
+            if self.opening_nearer_than(&y, d).is_some() {
+                return (self.band, y);
             }
             (-d, w)
-        })
+        });
+        (d, w + back)
     }
 
-    /// [`query`](Self::query) for `x` inside the mesh, `None` outside it: the distance to the
-    /// nearest wall facet, capped at the band, so that the value is 1-Lipschitz in `x`.
+    /// [`query`](Self::query) for `x` inside the mesh (wrapped into the cell), `None` outside
+    /// it: the distance to the nearest wall facet, capped at the band, so that the value is
+    /// 1-Lipschitz in `x`.
     fn query_in_mesh(&self, x: &Point<D>, hint: &mut u32) -> Option<(f64, Point<D>)> {
         let found = self.mesh.locate_from(x, *hint)?;
         *hint = found.cell;
@@ -211,13 +242,14 @@ impl<const D: usize> Walls<D> {
 
     /// Whether `x` is inside the domain mesh.
     pub fn contains(&self, x: &Point<D>) -> bool {
-        self.mesh.locate(x).is_some()
+        self.mesh.locate(&self.period.wrap(x)).is_some()
     }
 
     /// The marker of the opening `x` has crossed: `Some` when `x` is outside the mesh and nearer
     /// to an opening than to any wall; `None` inside the mesh (walking from `hint`, updated) or
     /// beyond a wall.
     pub fn opening_crossed(&self, x: &Point<D>, hint: &mut u32) -> Option<i32> {
+        let x = &self.period.wrap(x);
         if let Some(found) = self.mesh.locate_from(x, *hint) {
             *hint = found.cell;
             return None;
@@ -280,7 +312,7 @@ impl<const D: usize> Walls<D> {
             // nearest facet the search from the mesh's nodes misses on a curved wall).
             let (centre, r) = (body.position + rotation * clusters.centres[c], clusters.radii[c]);
             if self
-                .query_in_mesh(&centre, hint)
+                .query_in_mesh(&self.period.wrap(&centre), hint)
                 .is_some_and(|(d, _)| d - 2.0 * r > cut)
             {
                 continue;
@@ -324,6 +356,7 @@ impl<const D: usize> Walls<D> {
                 point_j: xw,
                 gap,
                 normal,
+                shift: Vector::<D>::zeros(),
             });
         };
         if patches {

@@ -29,7 +29,7 @@ pub use grid::PointGrid;
 pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
 pub use state::{BodyState, ExitState, SimulationState, SpringState, StateError};
 
-use crate::broad::{BoundingSphere, BroadError, BroadPhase, LinkedCell};
+use crate::broad::{BoundingSphere, BroadError, LinkedCell, PeriodicPairs};
 use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
 use crate::fluid::FluidError;
 use crate::math::Vector;
@@ -280,15 +280,12 @@ where
             })
             .collect();
         let mut pairs = Vec::new();
-        if spheres.len() >= 2 {
-            let mut broad = LinkedCell::<D>::default();
-            broad.update(&spheres, cut)?;
-            broad.pairs(&mut pairs);
-            pairs.sort_unstable();
-        }
-        for (i, j) in pairs {
-            let (a, b) = (&self.bodies[i as usize], &self.bodies[j as usize]);
-            if let Some(c) = closest_contact(i, j, a, b, cut) {
+        let mut broad = PeriodicPairs::new(Box::new(LinkedCell::<D>::default()), *self.contact.period());
+        broad.pairs(&spheres, cut, &mut pairs)?;
+        for (i, j, shift) in pairs {
+            let (a, mut b) = (&self.bodies[i as usize], self.bodies[j as usize].clone());
+            b.position += shift;
+            if let Some(c) = closest_contact(i, j, a, &b, cut) {
                 if c.gap < 0.0 {
                     return Err(SimError::Overlap {
                         a: a.name.clone(),
@@ -438,6 +435,18 @@ where
         }
     }
 
+    /// Takes every body's centre into the periodic cell ([`ContactSolver::period`]; nothing
+    /// without periodic directions): a body that left through a periodic face comes back
+    /// through its image.
+    pub fn wrap(&mut self) {
+        let period = *self.contact.period();
+        if period.any() {
+            for b in &mut self.bodies {
+                b.position = period.wrap(&b.position);
+            }
+        }
+    }
+
     /// Advances all bodies by `dt`.
     pub fn step(&mut self, dt: f64) -> Result<(), SimError> {
         self.contact_forces(dt)?;
@@ -454,6 +463,7 @@ where
                 b.angular_velocity = (b.angular_velocity + alpha * dt) * (1.0 / (1.0 + drag.angular * dt));
                 b.rotation = <Dim<D> as Kinematics<D>>::advance(&b.rotation, &b.angular_velocity, dt);
             });
+        self.wrap();
         self.time += dt;
         self.steps += 1;
         self.integration_seconds += start.elapsed().as_secs_f64();

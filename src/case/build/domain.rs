@@ -3,6 +3,7 @@
 use super::super::{schema, Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::contact::Walls;
+use crate::fmm::FmmError;
 use crate::mesh::generate::{axis_box, check_lattice_size};
 use crate::mesh::periodic::{identify, NodeImages, PeriodicFaces};
 use crate::mesh::SimplexMesh;
@@ -14,6 +15,7 @@ impl Case {
         default_walls: Vec<String>,
         band: f64,
         bodies: &[RigidBody<D>],
+        images: &NodeImages<D>,
     ) -> Result<Walls<D>, CaseError>
     where
         Dim<D>: Kinematics<D>,
@@ -27,12 +29,28 @@ impl Case {
         if names.is_empty() {
             return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
         }
+        let periodic: Vec<&str> = images.faces().iter().flat_map(|f| [&f.lo[..], &f.hi[..]]).collect();
+        if let Some(w) = names.iter().find(|w| periodic.contains(&w.as_str())) {
+            return Err(self.invalid(
+                "domain.walls",
+                format!("'{w}' is a periodic face (domain.periodic), which is no wall: remove it from the walls"),
+            ));
+        }
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let reach = bodies.iter().map(|b| b.geometry.radius).fold(0.0, f64::max) + band;
-        Walls::new(mesh, &refs, reach).map_err(|cause| CaseError::Walls {
+        let walls_err = |cause: FmmError| CaseError::Walls {
             file: self.path.clone(),
             cause: Box::new(cause),
-        })
+        };
+        // The faces' markers exist: the images were identified from them.
+        let faces = periodic
+            .iter()
+            .map(|name| mesh.facet_marker(name))
+            .collect::<Result<Vec<i32>, _>>()
+            .map_err(|e| walls_err(e.into()))?;
+        Ok(Walls::new(mesh, &refs, reach)
+            .map_err(walls_err)?
+            .with_period(*images.period(), &faces))
     }
 
     /// The key that sets the domain mesh's size: `domain.mesh`, `domain.cells` or `domain.h`.

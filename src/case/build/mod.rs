@@ -216,20 +216,31 @@ impl Case {
         let mesh = domain.as_ref().map(|(m, ..)| m);
         let inflows = self.inflows::<D>((&model, c.resolution, time.end), mesh, &bodies)?;
         let templates: Vec<RigidBody<D>> = inflows.iter().map(|i| i.template().clone()).collect();
-        if domain.as_ref().is_some_and(|(.., images)| images.any()) && !(bodies.is_empty() && templates.is_empty()) {
+        let periodic = domain.as_ref().is_some_and(|(.., images)| images.any());
+        if periodic && f.frame.is_some() {
             return Err(self.invalid(
-                "domain.periodic",
-                "bodies in a periodic domain are not supported yet (a fluid alone is): the bodies' images across \
-                 the periodic faces are the next step",
+                "frame",
+                "a frame that follows a body moves the mesh with it, which a periodic domain (domain.periodic) does \
+                 not: remove one of them",
             ));
         }
+        if periodic && f.fluid.is_some() && !(bodies.is_empty() && templates.is_empty()) {
+            return Err(self.invalid(
+                "domain.periodic",
+                "bodies in a periodic fluid are not supported yet (dry bodies and a fluid alone are): the fictitious \
+                 domain across the periodic faces is the next step",
+            ));
+        }
+        let mut contact = ContactSolver::new(model, broad);
         let walls = match domain {
-            Some((mesh, default_walls, _)) => {
-                Some(self.walls::<D>(mesh, default_walls, band, &[&bodies[..], &templates].concat())?)
+            Some((mesh, default_walls, images)) => {
+                contact = contact.with_period(*images.period());
+                let all = [&bodies[..], &templates].concat();
+                Some(self.walls::<D>(mesh, default_walls, band, &all, &images)?)
             }
             None => None,
         };
-        let sim = Simulation::new(bodies, walls, gravity, drag, ContactSolver::new(model, broad));
+        let sim = Simulation::new(bodies, walls, gravity, drag, contact);
         sim.check_start().map_err(|cause| self.sim_error(cause))?;
         Ok((sim, inflows))
     }

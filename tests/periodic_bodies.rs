@@ -1,0 +1,200 @@
+//! Bodies in a periodic domain without a fluid: a collision across a periodic face (and across
+//! an edge where two periodic directions meet) is the same collision in the middle of the cell,
+//! momentum is kept through it, the bodies wrap into the cell, and what a periodic domain cannot
+//! take is refused by name.
+
+use std::path::Path;
+use tumble::case::Case;
+use tumble::sim::Simulation;
+
+/// `[a, b, …]` as TOML.
+fn list(v: &[f64]) -> String {
+    format!(
+        "[{}]",
+        v.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// Two balls of radius 0.1 (densities 7.8 and 3.0) at `positions` moving at `velocities` in the
+/// unit box, periodic along x and y, walls at the others (z in 3D), the collision law with
+/// friction and, if `film`, a tangential lubrication film.
+fn pair_case(dim: usize, positions: [&[f64]; 2], velocities: [&[f64]; 2], film: bool) -> String {
+    let (shape, lattice, h) = if dim == 2 {
+        ("circle", 0.001, 0.05)
+    } else {
+        ("sphere", 0.004, 0.125)
+    };
+    let periodic = if dim == 2 { "[\"x\"]" } else { "[\"x\", \"y\"]" };
+    let lubrication = if film {
+        "lubrication = { cut = 0.02, roughness = 1e-3, viscosity = 0.05 }\n"
+    } else {
+        ""
+    };
+    let body = |k: usize, density: f64| {
+        format!(
+            "[[bodies]]\nname = \"b{k}\"\nshape = {{ type = \"{shape}\", radius = 0.1 }}\ndensity = {density}\n\
+             position = {}\nvelocity = {}\n",
+            list(positions[k]),
+            list(velocities[k])
+        )
+    };
+    format!(
+        "dimension = {dim}\n[domain]\nbox = [{}, {}]\nh = {h}\nperiodic = {periodic}\n{}{}\
+         [contact]\nlaw = \"collision\"\nrange = 0.005\nrestitution = 0.8\nduration = 1e-3\nfriction = 0.3\n\
+         resolution = {lattice}\n{lubrication}[time]\nstep = 1e-4\nend = 1.0\n",
+        list(&vec![0.0; dim]),
+        list(&vec![1.0; dim]),
+        body(0, 7.8),
+        body(1, 3.0),
+    )
+}
+
+fn build<const D: usize>(text: &str) -> Simulation<D>
+where
+    tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+{
+    Case::parse(Path::new("periodic_pair.toml"), text)
+        .unwrap()
+        .build::<D>()
+        .unwrap()
+}
+
+/// The pair meeting across the faces x = 0 (and y = 0 in 3D, at the edge) and the same pair
+/// shifted by half the cell, meeting in its middle, stepped alike: the same motion to round-off.
+fn across_and_in_the_middle<const D: usize>(film: bool)
+where
+    tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
+{
+    // Body 0 just inside x = 0 (and y = 0), body 1 just inside x = 1 (and y = 1): 0.24 apart
+    // through the corner's images, off-centre so that friction spins them.
+    let periodic = if D == 2 { 1 } else { 2 };
+    let mut p0 = vec![0.5; D];
+    let mut p1 = vec![0.5; D];
+    let mut v0 = vec![0.0; D];
+    let mut v1 = vec![0.0; D];
+    for a in 0..periodic {
+        p0[a] = 0.12 / (periodic as f64).sqrt();
+        p1[a] = 1.0 - 0.12 / (periodic as f64).sqrt();
+        v0[a] = -1.0 / (periodic as f64).sqrt();
+        v1[a] = 0.5 / (periodic as f64).sqrt();
+    }
+    p1[periodic % D] += 0.04;
+    let mut across = build::<D>(&pair_case(D, [&p0, &p1], [&v0, &v1], film));
+    let shifted = |p: &[f64]| -> Vec<f64> {
+        p.iter()
+            .enumerate()
+            .map(|(a, &x)| if a < periodic { (x + 0.5) % 1.0 } else { x })
+            .collect()
+    };
+    let mut middle = build::<D>(&pair_case(D, [&shifted(&p0), &shifted(&p1)], [&v0, &v1], film));
+    let momentum =
+        |sim: &Simulation<D>| -> nalgebra::SVector<f64, D> { sim.bodies.iter().map(|b| b.velocity * b.mass).sum() };
+    let before = momentum(&across);
+    let mut met = false;
+    for _ in 0..600 {
+        across.step(1e-4).unwrap();
+        middle.step(1e-4).unwrap();
+        met |= across.contact.contacts.iter().any(|c| c.gap <= 0.005);
+        assert!((momentum(&across) - before).norm() < 1e-12 * before.norm());
+    }
+    assert!(met, "the pair never met");
+    for (a, m) in across.bodies.iter().zip(&middle.bodies) {
+        // The same place in the cell, half a cell apart along the periodic axes.
+        for k in 0..D {
+            let d = a.position[k] - m.position[k];
+            let d = if k < periodic {
+                (d + 1.0).rem_euclid(1.0) - 0.5
+            } else {
+                d
+            };
+            assert!(d.abs() < 1e-9, "{}: axis {k} off by {d:e}", a.name);
+            assert!((0.0..1.0).contains(&a.position[k]), "{} outside the cell", a.name);
+        }
+        assert!((a.velocity - m.velocity).norm() < 1e-9, "{}", a.name);
+        let spin = <tumble::sim::Dim<D> as tumble::sim::Kinematics<D>>::magnitude;
+        assert!(spin(&(a.angular_velocity - m.angular_velocity)) < 1e-7, "{}", a.name);
+    }
+    // They bounced (the normal speed reversed) or the film stopped them, and friction spun them.
+    let b = &across.bodies;
+    let normal_before = (v0[0] - v1[0]) * periodic as f64 / (periodic as f64).sqrt();
+    let normal_after = (b[0].velocity[0] - b[1].velocity[0]) * periodic as f64 / (periodic as f64).sqrt();
+    if film {
+        // The film took most of the approach (0.05 Pa s on a gap below 0.02).
+        assert!(
+            normal_after.abs() < 0.1 * normal_before.abs(),
+            "{normal_before} then {normal_after}"
+        );
+    } else {
+        assert!(
+            normal_after * normal_before < 0.0,
+            "{normal_before} then {normal_after}"
+        );
+    }
+    let spin = <tumble::sim::Dim<D> as tumble::sim::Kinematics<D>>::magnitude(&b[0].angular_velocity);
+    assert!(spin > 0.1, "{spin}");
+}
+
+#[test]
+fn a_collision_across_a_periodic_face_is_the_collision_in_the_middle_2d() {
+    across_and_in_the_middle::<2>(false);
+}
+
+#[test]
+fn a_collision_across_a_periodic_edge_is_the_collision_in_the_middle_3d() {
+    across_and_in_the_middle::<3>(false);
+}
+
+#[test]
+fn a_lubricated_collision_across_a_periodic_face_is_the_one_in_the_middle() {
+    across_and_in_the_middle::<2>(true);
+}
+
+/// A ball leaving through a periodic face comes back through its image, at its speed, with no
+/// wall's force: the faces are no walls.
+#[test]
+fn a_ball_passes_through_a_periodic_face_untouched() {
+    let mut sim = build::<2>(&pair_case(
+        2,
+        [&[0.5, 0.3], &[0.95, 0.7]],
+        [&[0.0, 0.0], &[3.0, 0.0]],
+        false,
+    ));
+    for _ in 0..500 {
+        sim.step(1e-4).unwrap();
+        assert!(sim.force.iter().all(|f| f.norm() == 0.0), "{:?}", sim.force);
+    }
+    let b = &sim.bodies[1];
+    assert!((b.position.x - (0.95 + 0.15 - 1.0)).abs() < 1e-12, "{:?}", b.position);
+    assert_eq!(b.velocity.x, 3.0);
+}
+
+/// What a periodic domain with bodies cannot take is refused, naming the key.
+#[test]
+fn a_periodic_face_named_a_wall_and_a_short_period_are_refused() {
+    let text = pair_case(2, [&[0.5, 0.3], &[0.5, 0.7]], [&[0.0, 0.0], &[0.0, 0.0]], false);
+    let error = |text: &str| -> String {
+        match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>()) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = error(&text.replace(
+        "periodic = [\"x\"]",
+        "periodic = [\"x\"]\nwalls = [\"xmin\", \"ymin\", \"ymax\"]",
+    ));
+    assert!(
+        e.contains("`domain.walls`: 'xmin' is a periodic face (domain.periodic), which is no wall"),
+        "{e}"
+    );
+    // A cell 0.4 long holds no two balls of radius 0.1 without one meeting itself.
+    let e = error(
+        &text
+            .replace("box = [[0.0, 0.0], [1.0, 1.0]]", "box = [[0.0, 0.0], [0.4, 1.0]]")
+            .replace("0.5, 0.3", "0.2, 0.3")
+            .replace("0.5, 0.7", "0.2, 0.7"),
+    );
+    assert!(
+        e.contains("the period 0.4 along axis 0 is shorter than twice the largest pair's reach"),
+        "{e}"
+    );
+}
