@@ -497,8 +497,9 @@ fn check_runs_a_case_and_judges_its_intervals() {
     );
 }
 
-/// A dry case and a case of a body in a fluid give the same `bodies.csv`, byte for byte, on 1, 2
-/// and 4 threads: parallel loops (pairs, elements, bodies) sum in a fixed order.
+/// A dry case, a case of a body in a fluid and one of disks in a periodic layer (crossing its
+/// faces) give the same `bodies.csv`, byte for byte, on 1, 2 and 4 threads: parallel loops
+/// (pairs, elements, bodies) sum in a fixed order.
 #[test]
 fn runs_are_bit_identical_on_1_2_and_4_threads() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -509,6 +510,7 @@ fn runs_are_bit_identical_on_1_2_and_4_threads() {
             "stokes_sedimentation.toml",
             vec![("_0.01.msh", "_0.02.msh"), ("end = 0.4", "end = 0.1")],
         ),
+        ("periodic_settling.toml", vec![("end = 3.0", "end = 0.8")]),
     ];
     for (name, edits) in cases {
         let mut text = std::fs::read_to_string(format!("{root}/cases/{name}")).unwrap();

@@ -255,16 +255,9 @@ fn periodic_keys_that_do_not_fit_are_named() {
         let e = error(bad);
         assert!(e.contains(expected), "{e}\nexpected: {expected}");
     }
-    // Bodies are refused for now, with the reason.
+    // A body in the periodic channel.
     let bodies = text.replace("[fluid]", "[contact]\nlaw = \"collision\"\nrange = 0.01\nrestitution = 0.9\nduration = 1e-3\n\n[[bodies]]\nshape = { type = \"circle\", radius = 0.1 }\ndensity = 2.0\nposition = [1.0, 0.5]\n\n[time]\nstep = 0.01\nend = 0.1\n\n[fluid]").replace("steady = true\n", "");
-    let case = Case::parse(std::path::Path::new("bodies.toml"), &bodies).unwrap();
-    let flow = case.build_flow::<2>().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let e = tumble::case::run_immersed(&case, &flow, dir.path(), tumble::case::Control::default())
-        .map(drop)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("bodies in a periodic fluid are not supported yet"), "{e}");
     // A frame that follows a body moves the mesh, which a periodic domain does not.
     let framed = Case::parse(
         std::path::Path::new("framed.toml"),

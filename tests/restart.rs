@@ -170,6 +170,16 @@ fn a_2d_run_in_a_fluid_continues_bit_for_bit() {
     assert_continues_bit_for_bit(&text, ("0.13", "0.3"), "flow.pvd");
 }
 
+/// Disks settling in a layer periodic along x (`cases/periodic_settling.toml`), stopped at
+/// t = 0.55, before disk `a` crosses the periodic face (at 0.565): the continued run wraps it as
+/// the whole run does.
+#[test]
+fn a_periodic_run_continues_bit_for_bit() {
+    let text = std::fs::read_to_string(format!("{ROOT}/cases/periodic_settling.toml")).unwrap()
+        + "\n[output]\nevery = 7\ncsv_every = 3\ncheckpoint_every = 20\n";
+    assert_continues_bit_for_bit(&text, ("0.55", "0.8"), "flow.pvd");
+}
+
 /// A steel disk bouncing off the floor in water through a lubrication film
 /// (`cases/steel_disk_water.toml` with a film of cut 0.04, at Δt = 5e-4), stopped at t = 0.0595
 /// with the disk in the film (its force nonzero from 0.059 to 0.063): the continued run starts

@@ -9,6 +9,9 @@ use crate::mesh::periodic::{identify, NodeImages, PeriodicFaces};
 use crate::mesh::SimplexMesh;
 
 impl Case {
+    /// The domain's walls: the markers `domain.walls` names, by default a box's faces that are
+    /// not periodic (none for a box periodic along every axis); periodic faces are refused as
+    /// walls.
     pub(in crate::case) fn walls<const D: usize>(
         &self,
         mesh: SimplexMesh<D>,
@@ -16,7 +19,7 @@ impl Case {
         band: f64,
         bodies: &[RigidBody<D>],
         images: &NodeImages<D>,
-    ) -> Result<Walls<D>, CaseError>
+    ) -> Result<Option<Walls<D>>, CaseError>
     where
         Dim<D>: Kinematics<D>,
     {
@@ -26,6 +29,10 @@ impl Case {
             .as_ref()
             .expect("walls are built for a case with a domain");
         let names = d.walls.clone().unwrap_or(default_walls);
+        if names.is_empty() && d.walls.is_none() && images.any() {
+            // A box periodic in every direction: no walls.
+            return Ok(None);
+        }
         if names.is_empty() {
             return Err(self.invalid("domain.walls", "name the wall markers of the mesh"));
         }
@@ -48,9 +55,11 @@ impl Case {
             .map(|name| mesh.facet_marker(name))
             .collect::<Result<Vec<i32>, _>>()
             .map_err(|e| walls_err(e.into()))?;
-        Ok(Walls::new(mesh, &refs, reach)
-            .map_err(walls_err)?
-            .with_period(*images.period(), &faces))
+        Ok(Some(
+            Walls::new(mesh, &refs, reach)
+                .map_err(walls_err)?
+                .with_period(*images.period(), &faces),
+        ))
     }
 
     /// The key that sets the domain mesh's size: `domain.mesh`, `domain.cells` or `domain.h`.

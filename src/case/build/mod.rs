@@ -224,19 +224,12 @@ impl Case {
                  not: remove one of them",
             ));
         }
-        if periodic && f.fluid.is_some() && !(bodies.is_empty() && templates.is_empty()) {
-            return Err(self.invalid(
-                "domain.periodic",
-                "bodies in a periodic fluid are not supported yet (dry bodies and a fluid alone are): the fictitious \
-                 domain across the periodic faces is the next step",
-            ));
-        }
         let mut contact = ContactSolver::new(model, broad);
         let walls = match domain {
             Some((mesh, default_walls, images)) => {
                 contact = contact.with_period(*images.period());
                 let all = [&bodies[..], &templates].concat();
-                Some(self.walls::<D>(mesh, default_walls, band, &all, &images)?)
+                self.walls::<D>(mesh, default_walls, band, &all, &images)?
             }
             None => None,
         };

@@ -5,7 +5,9 @@
 //! points lie inside another body: the bodies within two spacings of each, `O(N²)` sphere tests a
 //! pose, then their distances at the two points), takes each body's [`Frame`], and
 //! carries the multipliers over from the dofs held before, less their rigid part (they stay
-//! internal forces). [`Work::share`] spreads a body's load, a force `F` at `G` and a torque `T`
+//! internal forces). In a periodic domain a body near a periodic face holds the dofs its image
+//! across it covers, at their images next to the body (so that the fits and the loads see one
+//! rigid motion). [`Work::share`] spreads a body's load, a force `F` at `G` and a torque `T`
 //! (over `ρ_f`), over its dofs as equal parts plus the couple that keeps the load's moment about
 //! their centroid `c`:
 //!
@@ -42,9 +44,15 @@ where
             .filter(|_| surface)
         {
             for &k in dofs {
+                // A cell across a periodic face has dofs on both sides: their nearest images.
                 let far = dofs
                     .iter()
-                    .map(|&j| (position[j as usize] - position[k as usize]).norm())
+                    .map(|&j| {
+                        space
+                            .period()
+                            .nearest(&(position[j as usize] - position[k as usize]))
+                            .norm()
+                    })
                     .fold(0.0, f64::max);
                 spacing[k as usize] = spacing[k as usize].max(far);
                 cell_of[k as usize] = c as u32;
@@ -55,6 +63,7 @@ where
             spacing,
             cell_of,
             measure,
+            period: *space.period(),
             ..Work::default()
         }
     }
@@ -86,23 +95,31 @@ where
         self.ranges.clear();
         self.ranges.push(0);
         self.inside.resize_with(bodies.len(), Vec::new);
+        let period = self.period;
         self.inside.par_iter_mut().zip(bodies).for_each(|(inside, b)| {
             inside.clear();
-            grid.for_each_within(&b.position, b.geometry.radius, |k| {
-                if !prescribed[k as usize] {
-                    let d = b.distance(&position[k as usize]);
-                    if d <= 0.0 {
-                        inside.push((k, d));
+            // Across a periodic face the body's image `G + s` covers dofs `x` of the cell, whose
+            // images `x − s` are in the body.
+            let centre = period.wrap(&b.position);
+            let into = centre - b.position;
+            period.images(&centre, b.geometry.radius, |s| {
+                grid.for_each_within(&(centre + s), b.geometry.radius, |k| {
+                    let back = -(into + s);
+                    if !prescribed[k as usize] {
+                        let d = b.distance(&(position[k as usize] + back));
+                        if d <= 0.0 {
+                            inside.push((k, d, back));
+                        }
                     }
-                }
+                });
             });
-            inside.sort_unstable_by_key(|&(k, _)| k);
+            inside.sort_unstable_by_key(|&(k, ..)| k);
         });
         // The bodies near each (with ghosts): a ghost's image points lie within two spacings of
         // its body's surface, and one inside another body reads that body's rows, not the fluid.
         let margin = 2.0 * self.spacing_max;
-        let sphere = |b: &RigidBody<D>| BoundingSphere {
-            centre: b.position,
+        let sphere = |b: &RigidBody<D>, shift: Vector<D>| BoundingSphere {
+            centre: b.position + shift,
             radius: b.geometry.radius,
         };
         self.near.clear();
@@ -110,10 +127,13 @@ where
         self.near_start.push(0);
         for (i, b) in bodies.iter().enumerate() {
             if !self.spacing.is_empty() {
-                self.near.extend(
-                    (0..bodies.len() as u32)
-                        .filter(|&j| j as usize != i && touching(&sphere(b), &sphere(&bodies[j as usize]), margin)),
-                );
+                self.near.extend((0..bodies.len() as u32).filter_map(|j| {
+                    let other = &bodies[j as usize];
+                    let d = other.position - b.position;
+                    let shift = period.nearest(&d) - d;
+                    (j as usize != i && touching(&sphere(b, Vector::<D>::zeros()), &sphere(other, shift), margin))
+                        .then_some((j, shift))
+                }));
             }
             self.near_start.push(self.near.len());
         }
@@ -127,8 +147,8 @@ where
                     ),
                 });
             }
-            for &(k, d) in inside {
-                let x = position[k as usize];
+            for &(k, d, back) in inside {
+                let x = position[k as usize] + back;
                 let mut target = x;
                 let spacing = self.spacing.get(k as usize).copied().unwrap_or(0.0);
                 if d > -spacing {
@@ -139,7 +159,8 @@ where
                         let near = &self.near[self.near_start[i]..self.near_start[i + 1]];
                         let fluid = |t: f64| {
                             let image = s + normal * t;
-                            near.iter().all(|&j| bodies[j as usize].distance(&image) > 0.0)
+                            near.iter()
+                                .all(|&(j, shift)| bodies[j as usize].distance(&(image - shift)) > 0.0)
                         };
                         let images = if !fluid(reach) {
                             0

@@ -125,8 +125,10 @@ where
         for g in &rows.list {
             let row = g.row as usize;
             let k = self.dofs[row];
-            let locate =
-                |reach: f64| mesh.locate_from(&(self.targets[row] + g.normal * reach), self.cell_of[k as usize]);
+            let locate = |reach: f64| {
+                let x = self.period.wrap(&(self.targets[row] + g.normal * reach));
+                mesh.locate_from(&x, self.cell_of[k as usize])
+            };
             let first = if g.images >= 1 { locate(g.reach) } else { None };
             let second = if g.images >= 2 { locate(2.0 * g.reach) } else { None };
             match (first, second) {

@@ -80,7 +80,7 @@ use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::contact::Surroundings;
 use crate::fluid::{Carried, Pass, Unsteady};
 use crate::linalg::{Csr, Patch, Reach};
-use crate::math::{Point, Vector};
+use crate::math::{Periodicity, Point, Vector};
 use crate::mesh::SimplexMesh;
 use constraint::Scratch;
 use fit::{Fit, Frame};
@@ -145,10 +145,11 @@ where
 {
     /// The constrained dofs, body after body.
     dofs: Vec<u32>,
-    /// Each body's, with the body's distance there, found in parallel (kept to reuse their
+    /// Each body's, with the body's distance there and the shift that takes the dof to the
+    /// body's side of a periodic face (zero elsewhere), found in parallel (kept to reuse their
     /// storage).
-    inside: Vec<Vec<(u32, f64)>>,
-    /// Their positions.
+    inside: Vec<Vec<(u32, f64, Vector<D>)>>,
+    /// Their positions, next to their body (across a periodic face, the dof's image there).
     points: Vec<Point<D>>,
     /// Where each row holds its body's rigid motion: the dof's position, or a ghost's surface
     /// point.
@@ -170,9 +171,13 @@ where
     /// The largest of `spacing`.
     spacing_max: f64,
     cell_of: Vec<u32>,
+    /// The fluid's periodic directions: a body holds the dofs its images across the periodic
+    /// faces cover, and the ghosts' image points are wrapped into the cell.
+    period: Periodicity<D>,
     /// The bodies near each body (`near[near_start[i]..near_start[i + 1]]`): within two spacings
-    /// of it, where its ghosts' image points may reach ([`Self::collect`]).
-    near: Vec<u32>,
+    /// of it, where its ghosts' image points may reach ([`Self::collect`]), with the shift of
+    /// the nearest image.
+    near: Vec<(u32, Vector<D>)>,
     near_start: Vec<usize>,
     /// The dofs whose velocities the rows read: `dofs`, then the other dofs of the image points'
     /// cells.

@@ -97,6 +97,7 @@ where
     if substeps > 1 {
         sim.contact.end_substeps(substeps);
     }
+    sim.wrap();
     sim.time = time;
     sim.steps += 1;
     sim.check_finite()

@@ -97,7 +97,7 @@ where
                 continue;
             }
             let x_s = self.targets[row];
-            let locate = |x: Point<D>| mesh.locate_from(&x, self.cell_of[k as usize]);
+            let locate = |x: Point<D>| mesh.locate_from(&self.period.wrap(&x), self.cell_of[k as usize]);
             let Some(first) = locate(x_s + g.normal * g.reach).filter(|_| g.images >= 1) else {
                 continue;
             };
