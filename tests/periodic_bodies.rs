@@ -259,3 +259,120 @@ fn a_disk_straddling_a_periodic_face_settles_as_the_one_in_the_middle() {
         assert!(worst < tolerance, "{boundary}, u {u}: {worst:e} of the speed apart");
     }
 }
+
+/// One disk of volume fraction `phi` settling in a doubly periodic unit cell of `cells` × `cells`
+/// (Stokes flow, `[fluid] balance`, the accurate body boundary): the square array of disks
+/// settling, whose drag per unit length over `μ U` (`U` the speed relative to the mixture's mean
+/// velocity, zero volume flux) is Sangani and Acrivos's. Returns that drag, `W / (μ U)`.
+fn settling_array(phi: f64, cells: usize) -> f64 {
+    let radius = (phi / std::f64::consts::PI).sqrt();
+    let text = format!(
+        "dimension = 2\ngravity = [0.0, -10.0]\n[domain]\nbox = [[0.0, 0.0], [1.0, 1.0]]\ncells = [{cells}, {cells}]\n\
+         periodic = [\"x\", \"y\"]\n[fluid]\ndensity = 1.0\nviscosity = 1.0\nstokes = true\nbalance = true\n\
+         body_boundary = \"surface\"\n[[bodies]]\nname = \"disk\"\nshape = {{ type = \"circle\", radius = {radius:?} }}\n\
+         density = 2.0\nposition = [0.5, 0.5]\n[contact]\nrange = 0.02\nstiffness = 1e-4\n[time]\nstep = 0.005\n\
+         end = 0.5\n[output]\nevery = 0\n"
+    );
+    let case = Case::parse(Path::new("array.toml"), &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = tumble::case::run_immersed(&case, &flow, dir.path(), tumble::case::Control::default()).unwrap();
+    let weight = 1.0 * std::f64::consts::PI * radius * radius * 10.0;
+    weight / summary.settling_velocity.unwrap()
+}
+
+/// The square array of disks settling at the volume fractions 0.1 and 0.4 (Sangani and
+/// Acrivos 1982, their Table 1: 24.83 and 217.89), a disk in a doubly periodic cell whose
+/// suspension's weight the mean pressure gradient carries: within 1 % at 32 and 64 cells
+/// across (0.40 % and 0.68 % when written; d/h 11 and 46). The whole curve from 0.01 to 0.5 is in
+/// docs/validation.md (`scripts/settling_array.py`).
+#[test]
+fn a_settling_square_array_of_disks_has_sangani_and_acrivos_drag() {
+    for (phi, cells, expected) in [(0.1, 32, 24.83), (0.4, 64, 217.89)] {
+        let drag = settling_array(phi, cells);
+        assert!(
+            (drag / expected - 1.0).abs() < 0.01,
+            "φ {phi}: {drag} against Sangani and Acrivos's {expected}"
+        );
+    }
+}
+
+/// Disks scattered at random in a doubly periodic box settle under `[fluid] balance`: the mean
+/// pressure gradient holds the mixture's momentum, so the bodies' mean velocity levels off (a
+/// box without it falls as a whole, ever faster), and `settling_velocity` is the bodies' speed
+/// relative to the mixture's mean velocity, more than their own (the fluid goes up as they go
+/// down). The scattered disks are the seed's, apart through the periodic faces.
+#[test]
+fn a_balanced_periodic_suspension_settles_at_a_steady_mean_speed() {
+    let text = "dimension = 2\ngravity = [0.0, -100.0]\n[domain]\nbox = [[0.0, 0.0], [1.6, 1.6]]\ncells = [40, 40]\n\
+                periodic = [\"x\", \"y\"]\n[fluid]\ndensity = 1.0\nviscosity = 0.05\nbalance = true\n[[bodies]]\n\
+                name = \"d\"\nshape = { type = \"circle\", radius = 0.1 }\ndensity = 1.5\nposition = [0.8, 0.8]\n\
+                scatter = { count = 8, spread = [0.8, 0.8], gap = 0.05, seed = 3 }\n[contact]\nrange = 0.05\n\
+                stiffness = 1e-4\n[time]\nstep = 0.005\nend = 0.6\n[output]\nevery = 0\n";
+    let case = Case::parse(Path::new("suspension.toml"), text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = tumble::case::run_immersed(&case, &flow, dir.path(), tumble::case::Control::default()).unwrap();
+    let csv = std::fs::read_to_string(dir.path().join("bodies.csv")).unwrap();
+    let start: Vec<nalgebra::Vector2<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[0] == "0")
+        .map(|f| nalgebra::Vector2::new(f[2].parse().unwrap(), f[3].parse().unwrap()))
+        .collect();
+    assert_eq!(start.len(), 8);
+    for (i, a) in start.iter().enumerate() {
+        assert!((0..2).all(|k| (0.0..1.6).contains(&a[k])), "{a:?} outside");
+        for b in &start[i + 1..] {
+            let d = (a - b).map(|x| x - 1.6 * (x / 1.6).round());
+            assert!(d.norm() >= 0.25 - 1e-12, "{a:?} and {b:?} {} apart", d.norm());
+        }
+    }
+    let mean_vy = |time: f64| -> f64 {
+        let rows: Vec<f64> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .filter(|f| (f[0].parse::<f64>().unwrap() - time).abs() < 1e-9)
+            .map(|f| f[6].parse::<f64>().unwrap())
+            .collect();
+        assert_eq!(rows.len(), 8, "rows at {time}");
+        rows.iter().sum::<f64>() / 8.0
+    };
+    let (early, late) = (mean_vy(0.3), mean_vy(0.6));
+    // Free fall would add g Δt (1 − ρ_f/ρ_s) = 10 between the two; the balanced mean changes by
+    // a few per cent of itself.
+    assert!(
+        early < -0.3 && (late - early).abs() < 0.1 * early.abs(),
+        "{early} then {late}"
+    );
+    let settling = summary.settling_velocity.unwrap();
+    assert!(settling > -late && settling < 1.3 * -late, "{settling} against {late}");
+}
+
+/// `[fluid] balance` where a wall holds the weight, or without bodies, is refused by name.
+#[test]
+fn a_balance_without_a_periodic_direction_along_gravity_or_without_bodies_is_refused() {
+    let error = |periodic: &str, walls: &str, bodies: &str| {
+        let text = format!(
+            "dimension = 2\ngravity = [0.0, -1.0]\n[domain]\nbox = [[0.0, 0.0], [1.0, 1.0]]\ncells = [8, 8]\n\
+             periodic = {periodic}\n[fluid]\ndensity = 1.0\nviscosity = 1.0\nbalance = true\n{walls}[time]\n\
+             step = 0.01\nend = 0.1\n{bodies}"
+        );
+        let case = Case::parse(Path::new("balance.toml"), &text).unwrap();
+        case.build_flow::<2>().map(drop).unwrap_err().to_string()
+    };
+    let disk = "[[bodies]]\nshape = { type = \"circle\", radius = 0.1 }\ndensity = 2.0\nposition = [0.5, 0.5]\n";
+    let walls = "[fluid.boundary]\nymin = \"no-slip\"\nymax = \"no-slip\"\n";
+    let e = error("[\"x\"]", walls, disk);
+    assert!(
+        e.contains("`fluid.balance`: the balance carries the bodies' weight in a domain periodic along gravity"),
+        "{e}"
+    );
+    let e = error("[\"x\", \"y\"]", "", "");
+    assert!(
+        e.contains("`fluid.balance`: the balance carries the bodies' weight: the case has none"),
+        "{e}"
+    );
+}

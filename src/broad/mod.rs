@@ -71,12 +71,12 @@ pub enum BroadError {
     /// More spheres than `u32` indices.
     #[error("{0} spheres exceed the u32 index range")]
     TooMany(usize),
-    /// A periodic direction shorter than twice the reach of the largest pair: a pair could meet
-    /// through two images.
+    /// A periodic direction shorter than twice the reach of the largest pair (a pair could meet
+    /// through two images), or than the reach itself for a single sphere (it would meet itself).
     #[error(
         "the period {length} along axis {axis} is shorter than twice the largest pair's reach {reach} (two largest \
-         bounding radii and the contact margin): a body would meet another through two of its images; make the \
-         periodic cell longer"
+         bounding radii and the contact margin; for a single body, than the reach itself): a body would meet \
+         another, or itself, through its images; make the periodic cell longer"
     )]
     Period {
         /// The axis.

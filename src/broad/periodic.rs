@@ -11,7 +11,8 @@
 //! The images are at most `3^D` per sphere near a corner, few in a cell much larger than the
 //! spheres: the cost is the method's on `N (1 + O(surface share))` spheres. A pair meets through
 //! one image only when every period is at least `2 (2 r_max + margin)`; a shorter period is
-//! refused ([`BroadError::Period`]).
+//! refused ([`BroadError::Period`]), and for a single sphere one shorter than `2 r + margin`,
+//! where it would meet its own image.
 
 use super::{validate, BoundingSphere, BroadError, BroadPhase};
 use crate::math::{Periodicity, Vector};
@@ -85,9 +86,11 @@ impl<const D: usize> PeriodicPairs<D> {
         })?;
         let largest = spheres.iter().map(|s| s.radius).fold(0.0, f64::max);
         let reach = 2.0 * largest + margin;
+        // One sphere must only stay clear of its own images.
+        let least = if spheres.len() == 1 { reach } else { 2.0 * reach };
         for a in 0..D {
             if let Some((_, length)) = self.period.axis(a) {
-                if length < 2.0 * reach {
+                if length < least {
                     return Err(BroadError::Period { axis: a, length, reach });
                 }
             }
@@ -218,6 +221,13 @@ mod tests {
         );
         pairs.pairs(&spheres[1..], 0.1, &mut out).unwrap();
         assert!(out.is_empty());
+        // One sphere alone only clears its own images: 2.1 ≤ 4, but not 2.2 > 2.
+        pairs.pairs(&spheres[..1], 0.1, &mut out).unwrap();
+        let mut short = PeriodicPairs::new(
+            method::<2>("brute").unwrap(),
+            Periodicity::<2>::none().with_axis(0, 0.0, 2.0),
+        );
+        assert!(short.pairs(&spheres[..1], 0.2, &mut out).is_err());
         // Long enough: the two meet across x = 0 (centres 1.2 apart, within 1.5 + 0.1).
         let period = Periodicity::<2>::none().with_axis(0, 0.0, 4.2);
         let mut pairs = PeriodicPairs::new(method::<2>("brute").unwrap(), period);

@@ -69,6 +69,10 @@ pub struct ImmersedSummary {
     /// out there (the speed varies by at most 1 % of its mean: the nodes inside a body change as
     /// it moves, a jitter of about 0.2 %); `null` otherwise.
     pub terminal_velocity: Option<f64>,
+    /// With `[fluid] balance`: the bodies' mean velocity along gravity relative to the
+    /// mixture's mean velocity (fluid and bodies, the frame of zero volume flux), averaged over
+    /// the bodies and the steps of the run's second half; `null` otherwise.
+    pub settling_velocity: Option<f64>,
     /// The largest speed of any body.
     pub max_speed: f64,
     /// When it was reached.
@@ -210,15 +214,28 @@ pub(super) struct Extremes {
     min_body_gap: Option<f64>,
     max_cfl: f64,
     max_body_cfl: f64,
+    /// With `[fluid] balance`, the sum of the bodies' mean speed along gravity relative to the
+    /// mixture's mean velocity over the steps of the run's second half, and their number.
+    #[serde(default)]
+    settling: (f64, usize),
 }
 
 impl Extremes {
     /// Takes in the state of `c` after a step of `dt`, on a mesh whose smallest edge is `h_min`,
-    /// in a fluid of dynamic viscosity `mu`.
-    fn update<const D: usize>(&mut self, c: &Immersed<D>, (dt, h_min, mu): (f64, f64, f64))
+    /// in a fluid of dynamic viscosity `mu`; the settling speed from the time `settling_from`
+    /// on, if any.
+    fn update<const D: usize>(&mut self, c: &Immersed<D>, (dt, h_min, mu): (f64, f64, f64), settling_from: Option<f64>)
     where
         Dim<D>: Kinematics<D>,
     {
+        let bodies = &c.bodies.bodies;
+        if let (Some(t0), Some(down)) = (settling_from, c.bodies.gravity.try_normalize(0.0)) {
+            if c.bodies.time >= t0 && !bodies.is_empty() {
+                let mean = bodies.iter().map(|b| b.velocity.dot(&down)).sum::<f64>() / bodies.len() as f64;
+                self.settling.0 += mean - c.mean_velocity().dot(&down);
+                self.settling.1 += 1;
+            }
+        }
         // Speeds in the lab; the cells a body crosses per step on the mesh (in a following frame,
         // its speed relative to the mesh).
         for b in &c.bodies.bodies {
@@ -286,6 +303,8 @@ where
     extremes: Extremes,
     /// `Δt`.
     dt: f64,
+    /// The run's end time.
+    end: f64,
     /// The mesh's smallest cell edge.
     h_min: f64,
 }
@@ -295,12 +314,13 @@ where
     Dim<D>: Kinematics<D>,
 {
     fn new(case: &'a Case, flow: &'a FlowCase<D>, out: &'a Path) -> Result<Self, CaseError> {
-        let dt = case.time()?.step;
+        let (dt, end) = (case.time()?.step, case.time()?.end);
         let (mut sim, inflows) = case.parts::<D>()?;
         sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
         let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;
         let options = ImmersedOptions {
             boundary: flow.body_boundary,
+            balance: flow.balance,
             substeps: sim.substeps(dt, inflows.iter().map(Inflow::template)),
             ..ImmersedOptions::new(flow.fluid.density)
         };
@@ -316,6 +336,7 @@ where
             history: History::default(),
             extremes: Extremes::default(),
             dt,
+            end,
             h_min,
         })
     }
@@ -368,8 +389,12 @@ where
             .insert(mesh, released)
             .and_then(|()| self.immersed.step(mesh))
             .map_err(|cause| self.case.sim_error(cause))?;
-        self.extremes
-            .update(&self.immersed, (self.dt, self.h_min, self.flow.fluid.viscosity));
+        let settling_from = self.flow.balance.then_some(0.5 * self.end);
+        self.extremes.update(
+            &self.immersed,
+            (self.dt, self.h_min, self.flow.fluid.viscosity),
+            settling_from,
+        );
         Ok(())
     }
 
@@ -453,6 +478,7 @@ where
             min_body_gap,
             max_cfl,
             max_body_cfl,
+            settling,
         } = self.extremes;
         let phases = immersed.seconds;
         ImmersedSummary {
@@ -466,6 +492,7 @@ where
             constraint_iterations: immersed.iterations as f64 / run.steps.max(1) as f64,
             run,
             terminal_velocity,
+            settling_velocity: (settling.1 > 0).then(|| settling.0 / settling.1 as f64),
             max_speed,
             max_speed_time,
             max_reynolds,

@@ -233,8 +233,14 @@ impl Case {
                 velocity,
                 angular_velocity: None,
                 grid: None,
+                scatter: None,
             };
-            let mut built = self.bodies::<D>(&[(at.clone(), template)], contact, resolution, domain)?;
+            let mut built = self.bodies::<D>(
+                &[(at.clone(), template)],
+                contact,
+                resolution,
+                (domain, &crate::math::Periodicity::none()),
+            )?;
             let template = built.pop().expect("one spec, one body");
             let spread = match &spec.spread {
                 None => Vector::<D>::zeros(),

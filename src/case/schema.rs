@@ -85,6 +85,25 @@ pub struct BodySpec {
     pub angular_velocity: Option<AngularSpec>,
     /// Copies of the body on a grid, for many bodies from one entry; default: the body alone.
     pub grid: Option<GridSpec>,
+    /// Copies of the body at random places, for a suspension; default: the body alone.
+    pub scatter: Option<ScatterSpec>,
+}
+
+/// Copies of a body at random places: `count` centres drawn uniformly in the box
+/// `position ± spread`, each kept if its bounding sphere stays `gap` clear of those kept before
+/// (through the images across periodic faces), until `count` are kept (random sequential
+/// addition); copy `n` is named `<name>_<n>`. The same `seed` gives the same places everywhere.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScatterSpec {
+    /// How many copies.
+    pub count: usize,
+    /// Half the box's side along each axis.
+    pub spread: Vec<f64>,
+    /// The least clearance between two copies' bounding spheres; default the contact range.
+    pub gap: Option<f64>,
+    /// The random generator's seed; default 1.
+    pub seed: Option<u64>,
 }
 
 /// Bodies released during the run, one at each of the times `times` or `rate` per unit time
@@ -315,6 +334,11 @@ pub struct FluidSpec {
     /// `"surface"` (the nodes within a cell of the surface hold the rigid motion at the surface
     /// itself, by extrapolation from the fluid; second order in Stokes flow).
     pub body_boundary: Option<BodyBoundarySpec>,
+    /// Carry the bodies' buoyant weight by a uniform body force on the fluid, the mean pressure
+    /// gradient of a suspension settling in a domain periodic along gravity (which no wall
+    /// holds); `summary.json`'s `settling_velocity` is then the bodies' mean speed along
+    /// gravity relative to the mixture's mean velocity; default false.
+    pub balance: Option<bool>,
     /// How the constant systems of a step are solved: `"auto"` (the default: Cholesky factors
     /// where they fit and are fast, conjugate gradients preconditioned by algebraic multigrid
     /// where a factor would not fit or would fill too much, large 3D meshes), `"direct"` or
@@ -322,7 +346,8 @@ pub struct FluidSpec {
     pub solver: Option<SolverSpec>,
     /// A condition for every boundary marker of the mesh: `"no-slip"`, `"outflow"` (pressure 0),
     /// `{ velocity = [ux, uy(, uz)] }` (numbers or expressions of x, y, z, t) or
-    /// `{ pressure = p0 }`.
+    /// `{ pressure = p0 }`; none in a box periodic along every axis.
+    #[serde(default)]
     pub boundary: std::collections::BTreeMap<String, ConditionSpec>,
     /// Boundaries that are circles (spheres): their cells become curved (isoparametric P2),
     /// which removes the error of a polygonal boundary; default none.

@@ -4,7 +4,7 @@ use super::super::schema::{self, AngularSpec, BodySpec, ShapeSpec};
 use super::super::{Case, CaseError};
 use crate::body::{default_lattice_step, BodyError, BodyGeometry, Dim, Kinematics, RigidBody};
 use crate::contact::ContactModel;
-use crate::math::{Point, Vector};
+use crate::math::{Periodicity, Point, Vector};
 use crate::mesh::SimplexMesh;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ impl Case {
         specs: &[(String, BodySpec)],
         contact: &ContactModel,
         resolution: Option<f64>,
-        domain: Option<&SimplexMesh<D>>,
+        (domain, period): (Option<&SimplexMesh<D>>, &Periodicity<D>),
     ) -> Result<Vec<RigidBody<D>>, CaseError>
     where
         Dim<D>: Kinematics<D>,
@@ -141,6 +141,26 @@ impl Case {
                         )
                     })?;
             }
+            if spec.grid.is_some() && spec.scatter.is_some() {
+                return Err(self.invalid(field("scatter"), "give either `grid` or `scatter`"));
+            }
+            if let Some(scatter) = &spec.scatter {
+                let gap = scatter.gap.unwrap_or(contact.range);
+                let centres = self.scatter::<D>(scatter, &field("scatter"), (&body, gap), period)?;
+                for (n, centre) in centres.into_iter().enumerate() {
+                    let mut copy = body.clone();
+                    copy.name = format!("{name}_{n}");
+                    if let Some(first) = names.insert(copy.name.clone(), at) {
+                        return Err(self.invalid(
+                            field("scatter"),
+                            format!("the copy '{}' has the name of {first}", copy.name),
+                        ));
+                    }
+                    copy.position = centre;
+                    bodies.push(copy);
+                }
+                continue;
+            }
             match &spec.grid {
                 None => bodies.push(body),
                 Some(grid) => {
@@ -164,6 +184,59 @@ impl Case {
             }
         }
         Ok(bodies)
+    }
+
+    /// The centres of a scatter's copies of `body` (its position the box's centre), their
+    /// bounding spheres `gap` apart through `period`'s images: random sequential addition,
+    /// `O(count²)` distance tests; an error if a thousand draws per copy place too few (the box
+    /// too full for the count and the gap).
+    pub(in crate::case) fn scatter<const D: usize>(
+        &self,
+        scatter: &schema::ScatterSpec,
+        field: &str,
+        (body, gap): (&RigidBody<D>, f64),
+        period: &Periodicity<D>,
+    ) -> Result<Vec<Point<D>>, CaseError>
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        const MOST: usize = 1_000_000;
+        if scatter.count == 0 || scatter.count > MOST {
+            return Err(self.invalid(
+                format!("{field}.count"),
+                format!("expected 1 to {MOST} copies, got {}", scatter.count),
+            ));
+        }
+        let spread = self.vector::<D>(&format!("{field}.spread"), &scatter.spread)?;
+        if spread.iter().any(|&s| !(s >= 0.0)) {
+            return Err(self.invalid(format!("{field}.spread"), "expected half-sides of at least 0"));
+        }
+        if !(gap.is_finite() && gap >= 0.0) {
+            return Err(self.invalid(format!("{field}.gap"), format!("must be a number ≥ 0, got {gap}")));
+        }
+        let reach = 2.0 * body.geometry.radius + gap;
+        let mut rng = crate::broad::sets::SplitMix(scatter.seed.unwrap_or(1));
+        let mut centres: Vec<Point<D>> = Vec::with_capacity(scatter.count);
+        let mut draws = 0usize;
+        while centres.len() < scatter.count {
+            if draws >= 1000 * scatter.count {
+                return Err(self.invalid(
+                    field,
+                    format!(
+                        "placed {} of {} copies {gap} apart in {draws} draws: the box position ± spread is too \
+                         full for them; a larger spread, a smaller count or a smaller gap places them",
+                        centres.len(),
+                        scatter.count
+                    ),
+                ));
+            }
+            draws += 1;
+            let x = body.position + Vector::<D>::from_fn(|a, _| spread[a] * (2.0 * rng.uniform() - 1.0));
+            if centres.iter().all(|c| period.nearest(&(x - c)).norm() >= reach) {
+                centres.push(x);
+            }
+        }
+        Ok(centres)
     }
 
     /// The offsets of a grid's copies (the first axis fastest) and its turn per copy (as many

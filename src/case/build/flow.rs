@@ -41,6 +41,8 @@ pub struct FlowCase<const D: usize> {
     pub pressure_passes: usize,
     /// How the fluid sees bodies' boundaries.
     pub body_boundary: BodyBoundary,
+    /// `[fluid] balance`: a body force on the fluid carries the bodies' buoyant weight.
+    pub balance: bool,
     /// How the step's constant systems are solved.
     pub solver: SpdMethod,
     /// What to measure.
@@ -161,6 +163,23 @@ impl Case {
             Some(g) => self.vector::<D>("gravity", g)?,
             None => Vector::<D>::zeros(),
         };
+        let balance = spec.balance.unwrap_or(false);
+        if balance {
+            let walled = (0..D).find(|&a| gravity[a] != 0.0 && images.period().axis(a).is_none());
+            if gravity == Vector::<D>::zeros() || walled.is_some() {
+                return Err(self.invalid(
+                    "fluid.balance",
+                    "the balance carries the bodies' weight in a domain periodic along gravity, where no wall does: \
+                     give a gravity and make every axis it has a component along periodic (domain.periodic)",
+                ));
+            }
+            if f.bodies.is_empty() && f.inflow.is_empty() {
+                return Err(self.invalid(
+                    "fluid.balance",
+                    "the balance carries the bodies' weight: the case has none",
+                ));
+            }
+        }
         let mut boundary = BoundaryConditions::<D>::default();
         for f in images.faces() {
             for name in [&f.lo, &f.hi] {
@@ -301,6 +320,7 @@ impl Case {
                 Some(BodyBoundarySpec::Surface) => BodyBoundary::Surface,
                 Some(BodyBoundarySpec::Nodes) | None => BodyBoundary::Nodes,
             },
+            balance,
             solver: match spec.solver {
                 Some(SolverSpec::Direct) => SpdMethod::Direct,
                 Some(SolverSpec::Iterative) => SpdMethod::Iterative,

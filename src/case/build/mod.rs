@@ -24,7 +24,7 @@ use super::{Case, CaseError};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::broad::sets::method;
 use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law, Lubrication};
-use crate::math::Vector;
+use crate::math::{Periodicity, Vector};
 use crate::sim::{Drag, Following, Simulation};
 
 impl Case {
@@ -212,7 +212,15 @@ impl Case {
             .enumerate()
             .map(|(k, b)| (format!("bodies[{k}]"), b.clone()))
             .collect();
-        let bodies = self.bodies::<D>(&specs, &model, c.resolution, domain.as_ref().map(|(m, ..)| m))?;
+        let period = domain
+            .as_ref()
+            .map_or(Periodicity::none(), |(.., images)| *images.period());
+        let bodies = self.bodies::<D>(
+            &specs,
+            &model,
+            c.resolution,
+            (domain.as_ref().map(|(m, ..)| m), &period),
+        )?;
         let mesh = domain.as_ref().map(|(m, ..)| m);
         let inflows = self.inflows::<D>((&model, c.resolution, time.end), mesh, &bodies)?;
         let templates: Vec<RigidBody<D>> = inflows.iter().map(|i| i.template().clone()).collect();

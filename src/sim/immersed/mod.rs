@@ -66,6 +66,7 @@ mod constraint;
 mod dofs;
 mod fit;
 mod ghosts;
+mod mixture;
 mod motion;
 mod options;
 mod pressure;
@@ -85,6 +86,7 @@ use crate::mesh::SimplexMesh;
 use constraint::Scratch;
 use fit::{Fit, Frame};
 use ghosts::Rows;
+use mixture::Mixture;
 use motion::advance;
 use pressure::PressureRows;
 use std::time::Instant;
@@ -133,6 +135,8 @@ where
     watch: Watch,
     /// The diameter of the velocity dofs' bounding box (the domain's size, [`Surroundings::stokes`]).
     extent: f64,
+    /// The mean velocity's weights and the balance of the weight ([`mixture`]).
+    mixture: Mixture,
 }
 
 /// The constrained dofs, their rows, and the solver's vectors, kept between steps. Each part of
@@ -257,6 +261,7 @@ where
             n => n,
         };
         let n = bodies.bodies.len();
+        let mixture = Mixture::new(fluid.dof_measures());
         let measure = match options.boundary {
             BodyBoundary::Nodes => fluid.dof_measures(),
             BodyBoundary::Surface => Vec::new(),
@@ -298,6 +303,7 @@ where
             captured: vec![(Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()); n],
             watch,
             extent,
+            mixture,
         };
         let (velocity, position, prescribed) = immersed.fluid.velocity_mut();
         immersed
@@ -336,6 +342,12 @@ where
         Ok(())
     }
 
+    /// The mixture's mean velocity `⟨u⟩ = ∫_Ω u / |Ω|`, fluid and bodies: the
+    /// frame of zero volume flux a settling suspension's speed is measured in.
+    pub fn mean_velocity(&self) -> Vector<D> {
+        self.mixture.mean(&self.fluid.flow.velocity)
+    }
+
     /// Advances the fluid and the bodies by one fluid time step.
     pub fn step(&mut self, mesh: &SimplexMesh<D>) -> Result<(), SimError> {
         let start = Instant::now();
@@ -360,11 +372,20 @@ where
             captured,
             watch,
             extent,
+            mixture,
         } = self;
         let (dt, time) = (fluid.time_step(), fluid.time + fluid.time_step());
         watch.scheme(fluid.scheme());
         let (mut constraint, mut motion) = (0.0, 0.0);
-        let zero = |_: &Point<D>, _: f64| Vector::<D>::zeros();
+        let push = match options.balance {
+            true => mixture.balance(
+                (&bodies.bodies, &bodies.gravity),
+                (&fluid.flow.velocity, options.fluid_density),
+                dt,
+            ),
+            false => Vector::<D>::zeros(),
+        };
+        let push = |_: &Point<D>, _: f64| push;
         // The contact of the step's start goes into the solve with the weight when one sub-step
         // resolves it; a stiffer contact, sub-stepped, changes too much within the step for its
         // start to stand for it (a tripole hitting the floor went through it), and stays explicit.
@@ -476,7 +497,7 @@ where
             previous: carried_previous,
         };
         work.hold_pressure(fluid.space().vertices, &fluid.flow.pressure);
-        fluid.step_constrained(mesh, &zero, carried, &mut |space, pass| {
+        fluid.step_constrained(mesh, &push, carried, &mut |space, pass| {
             let (velocity, prescribed, response, last) = match pass {
                 Pass::Velocity {
                     velocity,

@@ -7,6 +7,10 @@
 pub struct ImmersedOptions {
     /// `ρ_f`.
     pub fluid_density: f64,
+    /// A uniform body force on the fluid that carries the bodies' buoyant weight (the mean
+    /// pressure gradient of a suspension settling in a domain periodic along gravity, see
+    /// `sim::immersed::mixture`); default false.
+    pub balance: bool,
     /// Body sub-steps per fluid step; `0` chooses them from the contact stiffness
     /// ([`Simulation::stable_time_step`](crate::sim::Simulation::stable_time_step)).
     pub substeps: usize,
@@ -27,6 +31,7 @@ impl ImmersedOptions {
             boundary: BodyBoundary::Nodes,
             substeps: 0,
             tolerance: 1e-5,
+            balance: false,
         }
     }
 }
