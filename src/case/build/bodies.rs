@@ -208,7 +208,7 @@ impl Case {
             ));
         }
         let spread = self.vector::<D>(&format!("{field}.spread"), &scatter.spread)?;
-        if spread.iter().any(|&s| !(s >= 0.0)) {
+        if spread.iter().any(|s| s.is_nan() || *s < 0.0) {
             return Err(self.invalid(format!("{field}.spread"), "expected half-sides of at least 0"));
         }
         if !(gap.is_finite() && gap >= 0.0) {
