@@ -376,3 +376,33 @@ fn a_balance_without_a_periodic_direction_along_gravity_or_without_bodies_is_ref
         "{e}"
     );
 }
+
+/// A scatter that cannot place its copies, or given with a grid, is refused naming the key.
+#[test]
+fn a_scatter_too_full_or_beside_a_grid_is_refused() {
+    let text = pair_case(2, [&[0.5, 0.3], &[0.5, 0.7]], [&[0.0, 0.0], &[0.0, 0.0]], false);
+    let error = |text: &str| -> String {
+        match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>()) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    // Forty disks of radius 0.1 in the unit cell (their area 1.26 of it); random addition jams at
+    // about 16.
+    let full = text.replacen(
+        "velocity = [0.0, 0.0]\n",
+        "velocity = [0.0, 0.0]\nscatter = { count = 40, spread = [0.5, 0.5] }\n",
+        1,
+    );
+    let e = error(&full);
+    assert!(
+        e.contains("`bodies[0].scatter`: placed") && e.contains("of 40 copies"),
+        "{e}"
+    );
+    let both = text.replacen(
+        "velocity = [0.0, 0.0]\n",
+        "velocity = [0.0, 0.0]\nscatter = { count = 2, spread = [0.1, 0.1] }\ngrid = { count = [2, 1], spacing = [0.3, 0.0] }\n",
+        1,
+    );
+    assert!(error(&both).contains("`bodies[0].scatter`: give either `grid` or `scatter`"));
+}

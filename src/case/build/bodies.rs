@@ -141,46 +141,37 @@ impl Case {
                         )
                     })?;
             }
-            if spec.grid.is_some() && spec.scatter.is_some() {
-                return Err(self.invalid(field("scatter"), "give either `grid` or `scatter`"));
-            }
-            if let Some(scatter) = &spec.scatter {
-                let gap = scatter.gap.unwrap_or(contact.range);
-                let centres = self.scatter::<D>(scatter, &field("scatter"), (&body, gap), period)?;
-                for (n, centre) in centres.into_iter().enumerate() {
-                    let mut copy = body.clone();
-                    copy.name = format!("{name}_{n}");
-                    if let Some(first) = names.insert(copy.name.clone(), at) {
-                        return Err(self.invalid(
-                            field("scatter"),
-                            format!("the copy '{}' has the name of {first}", copy.name),
-                        ));
-                    }
-                    copy.position = centre;
-                    bodies.push(copy);
+            // Copies from one entry: their places and rotations, on a grid or scattered.
+            let (key, placed): (&str, Vec<(Point<D>, Vec<f64>)>) = match (&spec.grid, &spec.scatter) {
+                (None, None) => {
+                    bodies.push(body);
+                    continue;
                 }
-                continue;
-            }
-            match &spec.grid {
-                None => bodies.push(body),
-                Some(grid) => {
+                (Some(_), Some(_)) => return Err(self.invalid(field("scatter"), "give either `grid` or `scatter`")),
+                (Some(grid), None) => {
                     let (offsets, turn) = self.grid::<D>(grid, &field("grid"))?;
-                    for (n, offset) in offsets.into_iter().enumerate() {
-                        let mut copy = body.clone();
-                        copy.name = format!("{name}_{n}");
-                        if let Some(first) = names.insert(copy.name.clone(), at) {
-                            return Err(self.invalid(
-                                field("grid"),
-                                format!("the copy '{}' has the name of {first}", copy.name),
-                            ));
-                        }
-                        copy.position += offset;
-                        let turned: Vec<f64> = rotation.iter().zip(&turn).map(|(r, t)| r + n as f64 * t).collect();
-                        copy.rotation = <Dim<D> as Kinematics<D>>::rotation_from(&turned)
-                            .ok_or_else(|| self.invalid(field("grid.turn"), "the copies' rotations are not finite"))?;
-                        bodies.push(copy);
-                    }
+                    let at = |(n, offset): (usize, Vector<D>)| {
+                        let turned = rotation.iter().zip(&turn).map(|(r, t)| r + n as f64 * t).collect();
+                        (body.position + offset, turned)
+                    };
+                    ("grid", offsets.into_iter().enumerate().map(at).collect())
                 }
+                (None, Some(scatter)) => {
+                    let gap = scatter.gap.unwrap_or(contact.range);
+                    let centres = self.scatter::<D>(scatter, &field("scatter"), (&body, gap), period)?;
+                    ("scatter", centres.into_iter().map(|c| (c, rotation.clone())).collect())
+                }
+            };
+            for (n, (position, turned)) in placed.into_iter().enumerate() {
+                let mut copy = body.clone();
+                copy.name = format!("{name}_{n}");
+                if let Some(first) = names.insert(copy.name.clone(), at) {
+                    return Err(self.invalid(field(key), format!("the copy '{}' has the name of {first}", copy.name)));
+                }
+                copy.position = position;
+                copy.rotation = <Dim<D> as Kinematics<D>>::rotation_from(&turned)
+                    .ok_or_else(|| self.invalid(field("grid.turn"), "the copies' rotations are not finite"))?;
+                bodies.push(copy);
             }
         }
         Ok(bodies)
