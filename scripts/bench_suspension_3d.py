@@ -53,6 +53,7 @@ position = [{c!r}, {c!r}, {c!r}]
 
 [contact]
 range = 0.1
+stiffness = 1e-3
 
 [time]
 step = 0.05
