@@ -25,7 +25,7 @@ Usage (seconds a run at 64 cells, a minute at 256):
 
 prints a row per run (the fraction, the cells across, the diameter over the spacing, the drag,
 the reference and the error) and, with --image and matplotlib, draws the drag against the
-fraction and the error against the diameter over the spacing.
+fraction and the error against the cells across the gap between neighbours.
 """
 
 import argparse
@@ -125,9 +125,9 @@ def run(phi, n, args):
     with open(summary) as f:
         speed = json.load(f)["settling_velocity"]
     if dim == 2:
-        return (DENSITY - 1.0) * math.pi * r * r * G / speed, 2.0 * r * n
+        return (DENSITY - 1.0) * math.pi * r * r * G / speed, 2.0 * r * n, (1.0 - 2.0 * r) * n
     weight = (DENSITY - 1.0) * 4.0 / 3.0 * math.pi * r**3 * G
-    return weight / (6.0 * math.pi * r * speed), 2.0 * r * n
+    return weight / (6.0 * math.pi * r * speed), 2.0 * r * n, (1.0 - 2.0 * r) * n
 
 
 def main():
@@ -145,13 +145,13 @@ def main():
     if args.cells is None:
         args.cells = [32, 64, 128] if args.dim == 2 else [22]
     rows = []
-    print(f"{'phi':>5} {'cells':>5} {'d/h':>6} {'drag':>9} {'reference':>9} {'error':>8}")
+    print(f"{'phi':>5} {'cells':>5} {'d/h':>6} {'gap/h':>6} {'drag':>9} {'reference':>9} {'error':>8}")
     for phi in args.fractions:
         for n in args.cells:
-            drag, dh = run(phi, n, args)
+            drag, dh, gh = run(phi, n, args)
             ref = reference(phi, args.dim)
-            rows.append((phi, n, dh, drag, ref, drag / ref - 1.0))
-            print(f"{phi:5.3g} {n:5d} {dh:6.1f} {drag:9.3f} {ref:9.3f} {100 * (drag / ref - 1):7.2f}%")
+            rows.append((phi, n, dh, drag, ref, drag / ref - 1.0, gh))
+            print(f"{phi:5.3g} {n:5d} {dh:6.1f} {gh:6.1f} {drag:9.3f} {ref:9.3f} {100 * (drag / ref - 1):7.2f}%")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             if args.dim == 2:
@@ -159,19 +159,19 @@ def main():
                     "# A disk settling in a doubly periodic cell (scripts/settling_array.py): the drag W/(mu U) against\n"
                     "# Sangani and Acrivos (1982), Int. J. Multiphase Flow 8, 343, Table 1 (square array, F/(mu U), U the\n"
                     "# mean velocity over the cell); at 0.01 their series 4 pi/(-ln(phi)/2 - 0.738 + phi - 0.887 phi^2 + 2.038 phi^3).\n"
-                    "# cells: squares across the unit cell; d/h: the disk's diameter over the cells' side.\n"
+                    "# cells: squares across the unit cell; d/h: the disk's diameter over the cells' side; gap/h: the cells across the gap between neighbours.\n"
                 )
             else:
                 f.write(
                     "# A sphere settling in a triply periodic cell (scripts/settling_array.py --dim 3): the drag\n"
                     "# K = W/(6 pi mu a U) against Zick and Homsy (1982), J. Fluid Mech. 115, 13, Table 2 (simple cubic\n"
                     "# array, F = 6 pi mu a K U, U the mean velocity over the cell).\n"
-                    "# cells: cubes across the unit cell (six tetrahedra each); d/h: the sphere's diameter over the cubes' side.\n"
+                    "# cells: cubes across the unit cell (six tetrahedra each); d/h: the sphere's diameter over the cubes' side; gap/h: the cubes across the gap between neighbours.\n"
                 )
             w = csv.writer(f)
-            w.writerow(["fraction", "cells", "d_over_h", "drag", "reference", "relative_error"])
-            for phi, n, dh, drag, ref, err in rows:
-                w.writerow([phi, n, f"{dh:.2f}", f"{drag:.4f}", f"{ref:.4f}", f"{err:.5f}"])
+            w.writerow(["fraction", "cells", "d_over_h", "gap_over_h", "drag", "reference", "relative_error"])
+            for phi, n, dh, drag, ref, err, gh in rows:
+                w.writerow([phi, n, f"{dh:.2f}", f"{gh:.2f}", f"{drag:.4f}", f"{ref:.4f}", f"{err:.5f}"])
     if args.image:
         import matplotlib
 
@@ -186,7 +186,7 @@ def main():
             mine = [r for r in rows if r[1] == n]
             a.semilogy([r[0] for r in mine], [r[3] for r in mine], "o", mfc="none", label=f"tumble, {n} cells across")
         for phi in fractions:
-            mine = sorted((r[2], abs(r[5])) for r in rows if r[0] == phi)
+            mine = sorted((r[6], abs(r[5])) for r in rows if r[0] == phi)
             b.loglog([m[0] for m in mine], [m[1] for m in mine], "o-", label=f"φ = {phi}")
         a.set_xlabel("volume fraction φ")
         body = "disk" if args.dim == 2 else "sphere"
@@ -194,7 +194,7 @@ def main():
         a.set_title("a square array of disks settling (Stokes)" if args.dim == 2 else "a simple cubic array of spheres settling (Stokes)")
         a.legend()
         b.axhline(0.01, color="grey", lw=0.8, ls="--")
-        b.set_xlabel(f"{body} diameter / cell side")
+        b.set_xlabel(f"cells across the gap between neighbouring {body}s")
         b.set_ylabel("|relative error|")
         b.set_title("error against resolution")
         b.legend(fontsize=8)
