@@ -54,6 +54,11 @@
 //! the fluid's rigid motion (a neutrally buoyant body in fluid at rest stays at rest exactly),
 //! unlike explicit immersed-boundary couplings that fail below `ρ_s/ρ_f ≈ 1.2`.
 //!
+//! In a periodic domain a body across a face holds the dofs its images cover (`dofs.rs`); in one
+//! periodic along gravity, [`ImmersedOptions::balance`] adds the mean pressure gradient that
+//! carries the suspension's weight, and [`Immersed::mean_velocity`] is the mixture's mean velocity
+//! its settling is measured against (`mixture.rs`).
+//!
 //! Cost per step: one fluid step, whose velocity solve the constraint repeats `k` times (its
 //! GMRES iterations; the last step's multipliers are the warm start), each restricted to the
 //! factor's columns that reach the constrained dofs or to a patch around them, plus one whole
