@@ -406,3 +406,31 @@ fn a_scatter_too_full_or_beside_a_grid_is_refused() {
     );
     assert!(error(&both).contains("`bodies[0].scatter`: give either `grid` or `scatter`"));
 }
+
+/// On a Gmsh mesh meshed with `Periodic Curve` (`meshes/periodic_cylinder.msh`: the unit cell of
+/// a square array of fixed cylinders, periodic both ways), a disk released across the cell's
+/// corner settles through the face y = 0 and comes back at the top, its weight carried by the
+/// mean pressure gradient.
+#[test]
+fn a_disk_settles_across_the_corner_of_a_periodic_gmsh_mesh() {
+    let mesh = Path::new(env!("CARGO_MANIFEST_DIR")).join("meshes/periodic_cylinder.msh");
+    let text = format!(
+        "dimension = 2\ngravity = [0.0, -10.0]\n[domain]\nmesh = {:?}\n\
+         periodic = {{ x = [\"left\", \"right\"], y = [\"bottom\", \"top\"] }}\nwalls = [\"cylinder\"]\n[fluid]\n\
+         density = 1.0\nviscosity = 0.1\nbalance = true\n[fluid.boundary]\ncylinder = \"no-slip\"\n[[bodies]]\n\
+         name = \"d\"\nshape = {{ type = \"circle\", radius = 0.05 }}\ndensity = 2.0\nposition = [0.03, 0.02]\n\
+         [contact]\nrange = 0.02\nstiffness = 1e-4\n[time]\nstep = 0.005\nend = 0.4\n[output]\nevery = 0\n",
+        mesh.to_str().unwrap()
+    );
+    let case = Case::parse(Path::new("gmsh_periodic.toml"), &text).unwrap();
+    let flow = case.build_flow::<2>().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let summary = tumble::case::run_immersed(&case, &flow, dir.path(), tumble::case::Control::default()).unwrap();
+    let last = &summary.final_state[0];
+    assert!(
+        last.position[1] > 0.9 && last.position[1] < 1.0 && last.velocity[1] < -0.05,
+        "{:?} at {:?}",
+        last.velocity,
+        last.position
+    );
+}
