@@ -49,6 +49,14 @@ fn pair_case(dim: usize, positions: [&[f64]; 2], velocities: [&[f64]; 2], film: 
     )
 }
 
+/// The error a dry 2D case `text` is refused with (a panic if it is accepted).
+fn refused(text: &str) -> String {
+    match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>()) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
 fn build<const D: usize>(text: &str) -> Simulation<D>
 where
     tumble::sim::Dim<D>: tumble::sim::Kinematics<D>,
@@ -172,13 +180,7 @@ fn a_ball_passes_through_a_periodic_face_untouched() {
 #[test]
 fn a_periodic_face_named_a_wall_and_a_short_period_are_refused() {
     let text = pair_case(2, [&[0.5, 0.3], &[0.5, 0.7]], [&[0.0, 0.0], &[0.0, 0.0]], false);
-    let error = |text: &str| -> String {
-        match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>()) {
-            Ok(_) => panic!("accepted:\n{text}"),
-            Err(e) => e.to_string(),
-        }
-    };
-    let e = error(&text.replace(
+    let e = refused(&text.replace(
         "periodic = [\"x\"]",
         "periodic = [\"x\"]\nwalls = [\"xmin\", \"ymin\", \"ymax\"]",
     ));
@@ -187,7 +189,7 @@ fn a_periodic_face_named_a_wall_and_a_short_period_are_refused() {
         "{e}"
     );
     // A cell 0.4 long holds no two balls of radius 0.1 without one meeting itself.
-    let e = error(
+    let e = refused(
         &text
             .replace("box = [[0.0, 0.0], [1.0, 1.0]]", "box = [[0.0, 0.0], [0.4, 1.0]]")
             .replace("0.5, 0.3", "0.2, 0.3")
@@ -354,7 +356,7 @@ fn a_balanced_periodic_suspension_settles_at_a_steady_mean_speed() {
 /// `[fluid] balance` where a wall holds the weight, or without bodies, is refused by name.
 #[test]
 fn a_balance_without_a_periodic_direction_along_gravity_or_without_bodies_is_refused() {
-    let error = |periodic: &str, walls: &str, bodies: &str| {
+    let balance_error = |periodic: &str, walls: &str, bodies: &str| {
         let text = format!(
             "dimension = 2\ngravity = [0.0, -1.0]\n[domain]\nbox = [[0.0, 0.0], [1.0, 1.0]]\ncells = [8, 8]\n\
              periodic = {periodic}\n[fluid]\ndensity = 1.0\nviscosity = 1.0\nbalance = true\n{walls}[time]\n\
@@ -365,12 +367,12 @@ fn a_balance_without_a_periodic_direction_along_gravity_or_without_bodies_is_ref
     };
     let disk = "[[bodies]]\nshape = { type = \"circle\", radius = 0.1 }\ndensity = 2.0\nposition = [0.5, 0.5]\n";
     let walls = "[fluid.boundary]\nymin = \"no-slip\"\nymax = \"no-slip\"\n";
-    let e = error("[\"x\"]", walls, disk);
+    let e = balance_error("[\"x\"]", walls, disk);
     assert!(
         e.contains("`fluid.balance`: the balance carries the bodies' weight in a domain periodic along gravity"),
         "{e}"
     );
-    let e = error("[\"x\", \"y\"]", "", "");
+    let e = balance_error("[\"x\", \"y\"]", "", "");
     assert!(
         e.contains("`fluid.balance`: the balance carries the bodies' weight: the case has none"),
         "{e}"
@@ -381,12 +383,6 @@ fn a_balance_without_a_periodic_direction_along_gravity_or_without_bodies_is_ref
 #[test]
 fn a_scatter_too_full_or_beside_a_grid_is_refused() {
     let text = pair_case(2, [&[0.5, 0.3], &[0.5, 0.7]], [&[0.0, 0.0], &[0.0, 0.0]], false);
-    let error = |text: &str| -> String {
-        match Case::parse(Path::new("bad.toml"), text).and_then(|c| c.build::<2>()) {
-            Ok(_) => panic!("accepted:\n{text}"),
-            Err(e) => e.to_string(),
-        }
-    };
     // Forty disks of radius 0.1 in the unit cell (their area 1.26 of it); random addition jams at
     // about 16.
     let full = text.replacen(
@@ -394,7 +390,7 @@ fn a_scatter_too_full_or_beside_a_grid_is_refused() {
         "velocity = [0.0, 0.0]\nscatter = { count = 40, spread = [0.5, 0.5] }\n",
         1,
     );
-    let e = error(&full);
+    let e = refused(&full);
     assert!(
         e.contains("`bodies[0].scatter`: placed") && e.contains("of 40 copies"),
         "{e}"
@@ -404,7 +400,7 @@ fn a_scatter_too_full_or_beside_a_grid_is_refused() {
         "velocity = [0.0, 0.0]\nscatter = { count = 2, spread = [0.1, 0.1] }\ngrid = { count = [2, 1], spacing = [0.3, 0.0] }\n",
         1,
     );
-    assert!(error(&both).contains("`bodies[0].scatter`: give either `grid` or `scatter`"));
+    assert!(refused(&both).contains("`bodies[0].scatter`: give either `grid` or `scatter`"));
 }
 
 /// On a Gmsh mesh meshed with `Periodic Curve` (`meshes/periodic_cylinder.msh`: the unit cell of

@@ -314,7 +314,8 @@ where
     Dim<D>: Kinematics<D>,
 {
     fn new(case: &'a Case, flow: &'a FlowCase<D>, out: &'a Path) -> Result<Self, CaseError> {
-        let (dt, end) = (case.time()?.step, case.time()?.end);
+        let time = case.time()?;
+        let (dt, end) = (time.step, time.end);
         let (mut sim, inflows) = case.parts::<D>()?;
         sim.frame = case.frame::<D>(&sim, &flow.gravity)?;
         let fluid = flow.stepper(case, dt, sim.frame.as_ref())?;

@@ -44,6 +44,7 @@ use crate::body::{Angular, Dim, Kinematics, RigidBody};
 use crate::broad::{BoundingSphere, BroadError, BroadPhase, PeriodicPairs};
 use crate::math::{Periodicity, Point, Vector};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::time::Instant;
 
 /// The `j` of a contact with a wall.
@@ -72,20 +73,27 @@ pub struct Contact<const D: usize> {
 
 impl<const D: usize> Contact<D> {
     /// Body `j` as this contact sees it: moved by [`Contact::shift`] to its image next to `i`
-    /// (borrowed when the shift is zero; a copy, one string's allocation, for the few pairs that
-    /// meet across a periodic face). Not for a wall.
-    pub fn other<'a>(&self, bodies: &'a [RigidBody<D>]) -> std::borrow::Cow<'a, RigidBody<D>>
+    /// ([`image_of`]). Not for a wall.
+    pub fn other<'a>(&self, bodies: &'a [RigidBody<D>]) -> Cow<'a, RigidBody<D>>
     where
         Dim<D>: Kinematics<D>,
     {
-        let b = &bodies[self.j as usize];
-        if self.shift == Vector::<D>::zeros() {
-            return std::borrow::Cow::Borrowed(b);
-        }
-        let mut image = b.clone();
-        image.position += self.shift;
-        std::borrow::Cow::Owned(image)
+        image_of(&bodies[self.j as usize], &self.shift)
     }
+}
+
+/// Body `b` moved by `shift`, its image across periodic faces: borrowed when the shift is zero,
+/// a copy (one string's allocation) for the few pairs that meet across a periodic face.
+pub fn image_of<'a, const D: usize>(b: &'a RigidBody<D>, shift: &Vector<D>) -> Cow<'a, RigidBody<D>>
+where
+    Dim<D>: Kinematics<D>,
+{
+    if *shift == Vector::<D>::zeros() {
+        return Cow::Borrowed(b);
+    }
+    let mut image = b.clone();
+    image.position += shift;
+    Cow::Owned(image)
 }
 
 /// Seconds spent in each phase of the contact computation, summed over steps.
@@ -470,14 +478,12 @@ where
             .pairs
             .par_iter()
             .fold(
-                || (Vec::new(), Vec::new(), Scratch::default(), None),
-                |(mut out, mut films, mut scratch, mut image), &(i, j, shift)| {
+                || (Vec::new(), Vec::new(), Scratch::default()),
+                |(mut out, mut films, mut scratch), &(i, j, shift)| {
                     let bi = &bodies[i as usize];
-                    // Across a periodic face, `j`'s image next to `i` (a copy kept by the thread).
-                    let bj = match shift == Vector::<D>::zeros() {
-                        true => &bodies[j as usize],
-                        false => shifted(&mut image, &bodies[j as usize], &shift),
-                    };
+                    // Across a periodic face, `j`'s image next to `i`.
+                    let image = image_of(&bodies[j as usize], &shift);
+                    let bj = &*image;
                     let (first, first_film) = (out.len(), films.len());
                     match detection {
                         _ if !law => {}
@@ -494,10 +500,10 @@ where
                     for c in out[first..].iter_mut().chain(films[first_film..].iter_mut()) {
                         c.shift = shift;
                     }
-                    (out, films, scratch, image)
+                    (out, films, scratch)
                 },
             )
-            .map(|(out, films, ..)| (out, films))
+            .map(|(out, films, _)| (out, films))
             .reduce(
                 || (Vec::new(), Vec::new()),
                 |a, b| (concatenate(a.0, b.0), concatenate(a.1, b.1)),
@@ -544,36 +550,6 @@ where
         self.times.distance += t1.elapsed().as_secs_f64();
         Ok(())
     }
-}
-
-/// `b` moved by `shift`, copied into `image` (its buffers reused from the last copy).
-fn shifted<'a, const D: usize>(
-    image: &'a mut Option<RigidBody<D>>,
-    b: &RigidBody<D>,
-    shift: &Vector<D>,
-) -> &'a RigidBody<D>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let copy = image.get_or_insert_with(|| b.clone());
-    // Field by field, so that the name's buffer is reused (a derived `clone_from` would not).
-    let RigidBody {
-        name,
-        geometry,
-        density,
-        mass,
-        inertia,
-        position,
-        rotation,
-        velocity,
-        angular_velocity,
-    } = b;
-    copy.name.clone_from(name);
-    copy.geometry.clone_from(geometry);
-    (copy.density, copy.mass, copy.inertia) = (*density, *mass, *inertia);
-    (copy.position, copy.rotation) = (position + shift, *rotation);
-    (copy.velocity, copy.angular_velocity) = (*velocity, *angular_velocity);
-    copy
 }
 
 /// Keeps, of the contacts from index `first` on, only the one with the smallest gap (the first of

@@ -146,11 +146,6 @@ impl<const D: usize> Walls<D> {
         self
     }
 
-    /// The periodic directions (none unless [`Self::with_period`]).
-    pub fn period(&self) -> &Periodicity<D> {
-        &self.period
-    }
-
     /// The domain mesh.
     pub fn mesh(&self) -> &SimplexMesh<D> {
         &self.mesh

@@ -30,7 +30,7 @@ pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, Immers
 pub use state::{BodyState, ExitState, SimulationState, SpringState, StateError};
 
 use crate::broad::{BoundingSphere, BroadError, LinkedCell, PeriodicPairs};
-use crate::contact::{closest_contact, ContactSolver, Walls, WALL};
+use crate::contact::{closest_contact, image_of, ContactSolver, Walls, WALL};
 use crate::fluid::FluidError;
 use crate::math::Vector;
 use rayon::prelude::*;
@@ -283,8 +283,7 @@ where
         let mut broad = PeriodicPairs::new(Box::new(LinkedCell::<D>::default()), *self.contact.period());
         broad.pairs(&spheres, cut, &mut pairs)?;
         for (i, j, shift) in pairs {
-            let (a, mut b) = (&self.bodies[i as usize], self.bodies[j as usize].clone());
-            b.position += shift;
+            let (a, b) = (&self.bodies[i as usize], image_of(&self.bodies[j as usize], &shift));
             if let Some(c) = closest_contact(i, j, a, &b, cut) {
                 if c.gap < 0.0 {
                     return Err(SimError::Overlap {

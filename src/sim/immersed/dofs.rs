@@ -19,7 +19,6 @@ use super::fit::{remove_rigid, Frame};
 use super::ghosts::Ghost;
 use super::{BodyBoundary, Work};
 use crate::body::{Angular, Dim, Kinematics, RigidBody};
-use crate::broad::{touching, BoundingSphere};
 use crate::fluid::space::p2_count;
 use crate::fluid::P2Space;
 use crate::math::{Point, Vector};
@@ -118,21 +117,18 @@ where
         // The bodies near each (with ghosts): a ghost's image points lie within two spacings of
         // its body's surface, and one inside another body reads that body's rows, not the fluid.
         let margin = 2.0 * self.spacing_max;
-        let sphere = |b: &RigidBody<D>, shift: Vector<D>| BoundingSphere {
-            centre: b.position + shift,
-            radius: b.geometry.radius,
-        };
         self.near.clear();
         self.near_start.clear();
         self.near_start.push(0);
         for (i, b) in bodies.iter().enumerate() {
             if !self.spacing.is_empty() {
                 self.near.extend((0..bodies.len() as u32).filter_map(|j| {
+                    // The nearest image of body `j`, and whether its sphere comes within `margin`.
                     let other = &bodies[j as usize];
                     let d = other.position - b.position;
-                    let shift = period.nearest(&d) - d;
-                    (j as usize != i && touching(&sphere(b, Vector::<D>::zeros()), &sphere(other, shift), margin))
-                        .then_some((j, shift))
+                    let e = period.nearest(&d);
+                    let reach = b.geometry.radius + other.geometry.radius + margin;
+                    (j as usize != i && e.norm() <= reach).then_some((j, e - d))
                 }));
             }
             self.near_start.push(self.near.len());
