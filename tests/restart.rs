@@ -180,6 +180,47 @@ fn a_periodic_run_continues_bit_for_bit() {
     assert_continues_bit_for_bit(&text, ("0.55", "0.8"), "flow.pvd");
 }
 
+/// Six disks settling hindered in a box periodic every way (`[fluid] balance`, no walls at
+/// all), stopped at t = 0.05: the continued run takes the contact's wall hints, placeholders
+/// without walls, as the whole run does (a checkpoint of such a run was refused before).
+#[test]
+fn a_run_periodic_every_way_continues_bit_for_bit() {
+    let text = r#"dimension = 2
+gravity = [0.0, -100.0]
+
+[domain]
+box = [[0.0, 0.0], [1.2, 1.2]]
+cells = [24, 24]
+periodic = ["x", "y"]
+
+[fluid]
+density = 1.0
+viscosity = 0.05
+balance = true
+
+[[bodies]]
+name = "d"
+shape = { type = "circle", radius = 0.1 }
+density = 1.5
+position = [0.6, 0.6]
+scatter = { count = 6, spread = [0.6, 0.6], gap = 0.05 }
+
+[contact]
+range = 0.05
+stiffness = 1e-4
+
+[time]
+step = 0.005
+end = 0.1
+
+[output]
+every = 7
+csv_every = 3
+checkpoint_every = 4
+"#;
+    assert_continues_bit_for_bit(text, ("0.05", "0.1"), "flow.pvd");
+}
+
 /// A steel disk bouncing off the floor in water through a lubrication film
 /// (`cases/steel_disk_water.toml` with a film of cut 0.04, at Δt = 5e-4), stopped at t = 0.0595
 /// with the disk in the film (its force nonzero from 0.059 to 0.063): the continued run starts

@@ -217,13 +217,16 @@ where
                 state.torque.len()
             )));
         };
-        let cells = self.walls.as_ref().map_or(0, |w| w.mesh().num_cells());
+        // Without walls (a box periodic every way) the hints are the contact's placeholders,
+        // zeros, that no query reads.
+        let cells = self.walls.as_ref().map(|w| w.mesh().num_cells());
         if !(state.wall_hints.is_empty() || state.wall_hints.len() == n)
-            || state.wall_hints.iter().any(|&c| c as usize >= cells)
+            || cells.is_some_and(|cells| state.wall_hints.iter().any(|&c| c as usize >= cells))
         {
             return Err(StateError(format!(
-                "it holds {} wall hints (cells of the walls' mesh) for {n} bodies and {cells} cells",
-                state.wall_hints.len()
+                "it holds {} wall hints (cells of the walls' mesh) for {n} bodies and {} cells",
+                state.wall_hints.len(),
+                cells.unwrap_or(0)
             )));
         }
         let mut springs = Vec::with_capacity(state.springs.len());
