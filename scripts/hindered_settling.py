@@ -121,7 +121,7 @@ name = "s"
 shape = {{ type = "{shape}", radius = {r} }}
 density = {rho}
 position = {centre}
-scatter = {{ count = {count}, spread = {centre}, gap = 0.1, seed = 1 }}
+scatter = {{ count = {count}, spread = {centre}, gap = 0.1, seed = {seed} }}
 
 [contact]
 range = 0.1
@@ -138,7 +138,7 @@ every = {every}
 
 def folder(phi, args):
     """The run's folder in --out and its case file."""
-    name = f"hindered_{args.dim}d_{args.regime}_phi{phi}_n{args.count}"
+    name = f"hindered_{args.dim}d_{args.regime}_phi{phi}_n{args.count}" + (f"_seed{args.seed}" if args.seed != 1 else "")
     return os.path.join(args.out, name), os.path.join(args.out, name + ".toml")
 
 
@@ -174,6 +174,7 @@ def run(phi, args):
                 end=end,
                 every=round(end / dt),
                 stiffness=STIFFNESS[dim],
+                seed=args.seed,
             )
         )
     print(f"running {path} (output in {out})", file=sys.stderr)
@@ -245,6 +246,7 @@ def main():
     parser.add_argument("--regime", default="re10", choices=["re10", "stokes"])
     parser.add_argument("--fractions", type=float, nargs="+", default=[0.05, 0.1, 0.2])
     parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1, help="the scatter's seed (another realisation)")
     parser.add_argument("--cells-per-d", type=float, default=6.0)
     parser.add_argument("--cached", action="store_true", help="leave out the runs not already in --out")
     parser.add_argument("--csv")
