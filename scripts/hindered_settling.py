@@ -62,10 +62,13 @@ YIN_KOCH = {1.02: (0.92, 0.03, 4.2, 0.1), 1.83: (0.90, 0.03, 4.1, 0.1), 5.00: (0
 # drafting and kissing overlapped by 2 % of d with 1e-3 (a barrier of 0.33); the spheres' smallest
 # gap with 1e-3 was 0.05 (see docs/validation.md "Hindered settling").
 STIFFNESS = {2: 1e-4, 3: 1e-3}
+# A disk's terminal speed where its buoyant weight per length, Δρ g π d²/4, is its drag
+# C_D ρ_f U² d / 2 at C_D = 2.846 (Dennis & Chang 1970, Re = 10).
+DISK_UT = math.sqrt(math.pi * (RHO_S - 1.0) * G * D / (2.0 * 2.846))
 # (viscosity, convection, time step, end, U_t, Re_t, how U_t was got) per (dim, regime).
 REGIMES = {
     (3, "re10"): (0.0567, "characteristics", 0.1, 40.0, None, None, "standard drag curve (Clift, Grace & Weber 1978)"),
-    (2, "re10"): (0.0743, "characteristics", 0.05, 60.0, 0.7429, 10.0, "cylinder C_D(10) = 2.846 (Dennis & Chang 1970)"),
+    (2, "re10"): (0.0743, "characteristics", 0.05, 60.0, DISK_UT, DISK_UT * D / 0.0743, "cylinder C_D(10) = 2.846 (Dennis & Chang 1970)"),
     (3, "stokes"): (1.0, None, 0.5, 200.0, (RHO_S - 1.0) * G * D * D / 18.0, 0.0, "Stokes's law"),
 }
 
@@ -209,10 +212,8 @@ def window_mean(times, values, start, blocks=8):
     return mean, spread
 
 
-def analyse(phi, out, args):
-    """A row of results for the run in `out`."""
-    with open(os.path.join(out, "summary.json")) as f:
-        summary = json.load(f)
+def analyse(phi, out, summary, args):
+    """A row of results for the run in `out`, whose `summary.json` is `summary`."""
     times, vbar = history(out, args.dim)
     frame = 1.0 + phi * (RHO_S - 1.0)
     speed = [v * frame for v in vbar]
@@ -234,7 +235,7 @@ def analyse(phi, out, args):
     return {
         "phi": phi, "bodies": summary["bodies"], "d_over_h": dh, "window": (start, times[-1]),
         "ratio": mean / ut, "error": error / ut, "rz": rz, "yk": yk, "times": times,
-        "history": [s / ut for s in speed], "out": out, "ut": ut, "re": re, "hours": summary["wall_seconds"] / 3600.0,
+        "history": [s / ut for s in speed], "out": out, "re": re, "hours": summary["wall_seconds"] / 3600.0,
     }
 
 
@@ -267,7 +268,7 @@ def main():
         if summary["status"] != "completed":
             print(f"{phi:5.3g} {summary['status']} at t = {summary.get('time')}: {summary.get('error')}")
             continue
-        r = analyse(phi, out, args)
+        r = analyse(phi, out, summary, args)
         rows.append(r)
         yk = f"{r['yk']:6.3f} {100 * (r['ratio'] / r['yk'] - 1):6.1f}%" if r["yk"] else f"{'-':>6} {'-':>7}"
         print(f"{phi:5.3g} {r['bodies']:4d} {r['d_over_h']:5.2f} {r['window'][0]:5.1f}–{r['window'][1]:<5.1f} "
@@ -376,8 +377,7 @@ def snapshot(ax, r, args):
     ax.set_xlabel("x")
     ax.set_ylabel("y")
     ax.set_title(f"φ = {r['phi']} at t = {last:g}, coloured by the speed along g")
-    plt = ax.figure
-    plt.colorbar(dots, ax=ax, shrink=0.7)
+    ax.figure.colorbar(dots, ax=ax, shrink=0.7)
 
 
 if __name__ == "__main__":

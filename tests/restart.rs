@@ -181,8 +181,8 @@ fn a_periodic_run_continues_bit_for_bit() {
 }
 
 /// Six disks settling hindered in a box periodic every way (`[fluid] balance`, no walls at
-/// all), stopped at t = 0.05: the continued run takes the contact's wall hints, placeholders
-/// without walls, as the whole run does (a checkpoint of such a run was refused before).
+/// all), stopped at t = 0.05: its checkpoint holds no wall hints, as there are no walls, and
+/// continues as the whole run does (one holding placeholder hints was refused before).
 #[test]
 fn a_run_periodic_every_way_continues_bit_for_bit() {
     let text = r#"dimension = 2

@@ -209,7 +209,7 @@ where
     }
 
     /// Each body's cell of the walls' mesh where its last wall query ended, where the next one
-    /// starts (empty before the first step). The only state of the solver that the next step's
+    /// starts (empty before the first step, and without walls). The only state of the solver that the next step's
     /// result depends on: the broad phase's pairs are sorted, so its own state never shows.
     pub fn wall_hints(&self) -> &[u32] {
         &self.hints
@@ -454,10 +454,11 @@ where
             radius: b.geometry.radius,
         }));
         self.broad.pairs(&self.spheres, search, &mut self.pairs)?;
-        self.hints.resize(bodies.len(), 0);
         self.near_wall.clear();
         self.outside = None;
         if let Some(w) = walls {
+            // One hint a body, kept only with walls (a box periodic every way has none to hint).
+            self.hints.resize(bodies.len(), 0);
             for (k, b) in bodies.iter().enumerate() {
                 let (d, _) = w.query(&b.position, &mut self.hints[k]);
                 if d < 0.0 && self.outside.is_none() {

@@ -217,16 +217,13 @@ where
                 state.torque.len()
             )));
         };
-        // Without walls (a box periodic every way) the hints are the contact's placeholders,
-        // zeros, that no query reads.
-        let cells = self.walls.as_ref().map(|w| w.mesh().num_cells());
+        let cells = self.walls.as_ref().map_or(0, |w| w.mesh().num_cells());
         if !(state.wall_hints.is_empty() || state.wall_hints.len() == n)
-            || cells.is_some_and(|cells| state.wall_hints.iter().any(|&c| c as usize >= cells))
+            || state.wall_hints.iter().any(|&c| c as usize >= cells)
         {
             return Err(StateError(format!(
-                "it holds {} wall hints (cells of the walls' mesh) for {n} bodies and {} cells",
-                state.wall_hints.len(),
-                cells.unwrap_or(0)
+                "it holds {} wall hints (cells of the walls' mesh) for {n} bodies and {cells} cells",
+                state.wall_hints.len()
             )));
         }
         let mut springs = Vec::with_capacity(state.springs.len());
