@@ -81,8 +81,12 @@ where
     /// The ghost vertices' pressure rows ([`PressureRows`]) at the current pose: the linear
     /// extrapolation along the normal from two points in the fluid, `x_s + δ n` and `x_s + 2δ n`,
     /// `p_k = p₁ + (p₁ − p₂) depth/δ`; where the second point is outside the mesh (a narrow gap
-    /// to a wall) or inside another body, `p_k = p₁`; a ghost whose first point is has no row (it
-    /// keeps its held value).
+    /// to a wall) or inside another body, `p_k = p₁`, read where the first point is even when it
+    /// is inside another body (a gap under half a spacing), whose rows continue the gap's
+    /// pressure there. A vertex held at its step's start value instead, in a cluster of spheres
+    /// (a gap of half a cell and two more under 1.2 cells), let the sphere's velocity alternate
+    /// from step to step, doubling every two steps, until the flow diverged. A ghost whose first
+    /// point is outside the mesh has no row (it keeps its held value).
     pub(super) fn pressure_stencil(&mut self, mesh: &SimplexMesh<D>, space: &P2Space<D>) {
         let vertices = space.vertices;
         let rows = &mut self.pressure_rows;
@@ -96,9 +100,11 @@ where
             if k as usize >= vertices {
                 continue;
             }
-            let x_s = self.targets[row];
+            // The surface point (a ghost whose first point is inside another body holds the
+            // rigid motion at its dof, its target).
+            let x_s = self.points[row] + g.normal * g.depth;
             let locate = |x: Point<D>| mesh.locate_from(&self.period.wrap(&x), self.cell_of[k as usize]);
-            let Some(first) = locate(x_s + g.normal * g.reach).filter(|_| g.images >= 1) else {
+            let Some(first) = locate(x_s + g.normal * g.reach) else {
                 continue;
             };
             let second = locate(x_s + g.normal * (2.0 * g.reach)).filter(|_| g.images >= 2);
