@@ -19,7 +19,7 @@ Regimes (`--regime`):
   from the standard drag curve (Clift, Grace & Weber 1978's correlation for 0.01 < Re ≤ 20,
   C_D = 24/Re (1 + 0.1315 Re^(0.82 − 0.05 log10 Re)), solved with the weight); 2D: μ = 0.0743,
   U_t = 0.7429 (Re_t 10.0) from the cylinder's C_D(10) = 2.846 (Dennis & Chang 1970, J. Fluid
-  Mech. 42, 471). Semi-Lagrangian convection, Δt = 0.1 to t = 20 (3D) and 0.05 to t = 60 (2D).
+  Mech. 42, 471). Semi-Lagrangian convection, Δt = 0.1 to t = 16 (3D) and 0.05 to t = 60 (2D).
 - `stokes`: the Stokes equations (Re = 0), μ = 1, U_t = Δρ g d²/(18 μ) (Stokes's law, exact), 3D
   only (a disk has no terminal speed in unbounded Stokes flow); Δt = 0.5, five times the
   sphere's relaxation time ρ_s d²/(18 μ), with which a lone sphere in a periodic cube of side 4
@@ -68,7 +68,7 @@ STIFFNESS = {2: 1e-4, 3: 1e-3}
 DISK_UT = math.sqrt(math.pi * (RHO_S - 1.0) * G * D / (2.0 * 2.846))
 # (viscosity, convection, time step, end, U_t, Re_t, how U_t was got) per (dim, regime).
 REGIMES = {
-    (3, "re10"): (0.0567, "characteristics", 0.1, 20.0, None, None, "standard drag curve (Clift, Grace & Weber 1978)"),
+    (3, "re10"): (0.0567, "characteristics", 0.1, 16.0, None, None, "standard drag curve (Clift, Grace & Weber 1978)"),
     (2, "re10"): (0.0743, "characteristics", 0.05, 60.0, DISK_UT, DISK_UT * D / 0.0743, "cylinder C_D(10) = 2.846 (Dennis & Chang 1970)"),
     (3, "stokes"): (1.0, None, 0.5, 200.0, (RHO_S - 1.0) * G * D * D / 18.0, 0.0, "Stokes's law"),
 }
