@@ -167,6 +167,7 @@ where
                         };
                         self.ghosts.list.push(Ghost {
                             row: self.dofs.len() as u32,
+                            surface: s,
                             normal,
                             depth,
                             reach,

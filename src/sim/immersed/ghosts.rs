@@ -42,6 +42,8 @@ use crate::mesh::{CellPoint, SimplexMesh};
 pub(super) struct Ghost<const D: usize> {
     /// Its position among the constrained dofs.
     pub(super) row: u32,
+    /// `x_s`, the surface point closest to the dof (its target while the row extrapolates).
+    pub(super) surface: Point<D>,
     /// `n`, the surface's outward normal at `x_s`.
     pub(super) normal: Vector<D>,
     /// `|x_k − x_s|`.
@@ -126,7 +128,7 @@ where
             let row = g.row as usize;
             let k = self.dofs[row];
             let locate = |reach: f64| {
-                let x = self.period.wrap(&(self.targets[row] + g.normal * reach));
+                let x = self.period.wrap(&(g.surface + g.normal * reach));
                 mesh.locate_from(&x, self.cell_of[k as usize])
             };
             let first = if g.images >= 1 { locate(g.reach) } else { None };

@@ -100,9 +100,9 @@ where
             if k as usize >= vertices {
                 continue;
             }
-            // The surface point (a ghost whose first point is inside another body holds the
-            // rigid motion at its dof, its target).
-            let x_s = self.points[row] + g.normal * g.depth;
+            // Read from the surface point even where the first image point is inside another
+            // body (whose velocity rows then hold the rigid motion at the dof, their target).
+            let x_s = g.surface;
             let locate = |x: Point<D>| mesh.locate_from(&self.period.wrap(&x), self.cell_of[k as usize]);
             let Some(first) = locate(x_s + g.normal * g.reach) else {
                 continue;
@@ -143,6 +143,91 @@ where
             if change <= SWEPT * size {
                 break;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BodyBoundary, Immersed, ImmersedOptions};
+    use crate::body::{BodyGeometry, RigidBody};
+    use crate::broad::LinkedCell;
+    use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law};
+    use crate::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
+    use crate::math::{Point, Vector};
+    use crate::mesh::generate::axis_box;
+    use crate::shape::Ball;
+    use crate::sim::{Drag, Simulation};
+    use std::sync::Arc;
+
+    /// Two disks of radius 0.1 a quarter cell apart on a 40 × 40 grid of the unit square: some
+    /// ghost vertices of each have their first image point inside the other disk. Each such
+    /// vertex still gets a pressure row, which reads the fluid at `x_s + δ n` with weights summing
+    /// to one (a vertex left to hold its step-start pressure there drove a period-two sawtooth in
+    /// tight 3D clusters, docs/validation.md "Hindered settling").
+    #[test]
+    fn ghost_vertices_whose_first_image_is_in_another_body_get_pressure_rows() {
+        let h = 1.0 / 40.0;
+        let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(1.0, 1.0), [40, 40]).unwrap();
+        let space = P2Space::new(&mesh);
+        let mut bc = BoundaryConditions::<2>::default();
+        for name in ["xmin", "xmax", "ymin", "ymax"] {
+            bc = bc.no_slip(mesh.facet_marker(name).unwrap());
+        }
+        let rest = FlowField {
+            velocity: vec![Vector::<2>::zeros(); space.len()],
+            pressure: vec![0.0; mesh.num_points()],
+        };
+        let fluid = Unsteady::new(&mesh, space, 0.1, 0.01, bc, rest, 0.0).unwrap();
+        let (a, gap) = (0.1, 0.25 * h);
+        let disk = Ball {
+            centre: Point::<2>::zeros(),
+            radius: a,
+        };
+        let geometry = Arc::new(BodyGeometry::from_shape(&disk, 0.002, 0.02).unwrap());
+        let at = |x: f64| Point::<2>::new(0.5 + x, 0.5 + 0.3 * h);
+        let bodies = vec![
+            RigidBody::new("left", geometry.clone(), 2.0, at(-a - 0.5 * gap)),
+            RigidBody::new("right", geometry, 2.0, at(a + 0.5 * gap)),
+        ];
+        let model = ContactModel::new(&ContactParameters::repulsive(Law::Glowinski, 0.1 * gap, 1e-4)).unwrap();
+        let contact = ContactSolver::new(model, Box::new(LinkedCell::<2>::default()));
+        let sim = Simulation::new(bodies, None, Vector::<2>::new(0.0, -1.0), Drag::default(), contact);
+        let options = ImmersedOptions {
+            boundary: BodyBoundary::Surface,
+            ..ImmersedOptions::new(1.0)
+        };
+        let mut c = Immersed::new(fluid, sim, options).unwrap();
+        c.work.stencil(&mesh, c.fluid.space());
+        let work = &c.work;
+        let vertices = mesh.num_points() as u32;
+        let blocked: Vec<u32> = work
+            .ghosts
+            .list
+            .iter()
+            .filter(|g| g.images == 0 && work.dofs[g.row as usize] < vertices)
+            .map(|g| work.dofs[g.row as usize])
+            .collect();
+        println!(
+            "{} ghost vertices with their first image point in the other disk",
+            blocked.len()
+        );
+        assert!(
+            blocked.len() >= 2,
+            "the disks should block some ghost vertices' first image, got {blocked:?}"
+        );
+        let rows = &work.pressure_rows;
+        for k in blocked {
+            let i = rows
+                .vertex
+                .iter()
+                .position(|&v| v == k)
+                .unwrap_or_else(|| panic!("vertex {k} has no pressure row"));
+            let sum: f64 = rows.entries[rows.start[i]..rows.start[i + 1]]
+                .iter()
+                .map(|&(_, w)| w)
+                .sum();
+            assert!((sum - 1.0).abs() < 1e-12, "vertex {k}: weights sum to {sum}");
         }
     }
 }
