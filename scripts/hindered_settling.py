@@ -32,8 +32,8 @@ n = 3.8 ± 0.2 at Re_t = 9.98 (their k and n at Re_t = 1.02 … 20 are in
 docs/reference/hindered_settling_2d.csv's header).
 
 The cases are written into --out and run there. Usage (a 3D run at Re_t 10 took about an hour
-on 2 cores at φ = 0.1; the mesh's cell count alone would make 0.2 half an hour and 0.05 two hours,
-estimates; a 2D one 5–25 minutes on one core):
+on 2 cores at φ = 0.1 and 52 minutes at 0.2 beside the test suite; 0.05, 61 cubes across, about two
+hours by the cell count, not run; a 2D one 5–25 minutes on one core):
 
     cargo build --release
     python3 scripts/hindered_settling.py --dim 2 --cells-per-d 8 --out out/hindered_settling [--fractions 0.05 0.1 0.2] \
