@@ -4,7 +4,7 @@ carried by the mean pressure gradient (`[fluid] balance`), against the exact dra
 3D (`--dim 3`): a sphere in the triply periodic unit cube, the simple cubic array, whose drag
 `K = F / (6π μ a U)` Zick and Homsy (1982, J. Fluid Mech. 115, 13, their Table 2) computed from 0.027
 to 0.5236; the same runs otherwise, the cube meshed with `n³` cubes cut in six tetrahedra
-(five minutes a run at 22 cells on 2 cores).
+(five to nine minutes a run at 22 cells on 2 cores).
 
 2D: a disk in the doubly periodic unit square, the square array of cylinders, whose drag per
 unit length `F / (μ U)` (`U` the mean velocity over the cell relative to the cylinders) Sangani and
@@ -23,8 +23,7 @@ Usage (seconds a run at 64 cells, a minute at 256):
     python3 scripts/settling_array.py --out out/settling_array [--cells 32 64 128] \
         [--csv docs/reference/settling_array_2d.csv] [--image docs/images/validation_settling_array.png]
 
-(`--cached` draws only the runs already in --out: the 3D picture holds 22 cubes for every fraction
-and 32 for the two densest), prints a row per run (the fraction, the cells across, the diameter over the spacing, the drag,
+(`--cached` draws only the runs already in --out: the 3D picture holds 22 cubes for every fraction), prints a row per run (the fraction, the cells across, the diameter over the spacing, the drag,
 the reference and the error) and, with --image and matplotlib, draws the drag against the
 fraction and the error against the cells across the gap between neighbours.
 """

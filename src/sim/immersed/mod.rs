@@ -157,7 +157,7 @@ where
     /// Each body's, with the body's distance there and the shift that takes the dof to the
     /// body's side of a periodic face (zero elsewhere), found in parallel (kept to reuse their
     /// storage).
-    inside: Vec<Vec<(u32, f64, Vector<D>)>>,
+    inside: Vec<Vec<mixture::Inside<D>>>,
     /// Their positions, next to their body (across a periodic face, the dof's image there).
     points: Vec<Point<D>>,
     /// Where each row holds its body's rigid motion: the dof's position, or a ghost's surface
@@ -347,10 +347,13 @@ where
         Ok(())
     }
 
-    /// The mixture's mean velocity `⟨u⟩ = ∫_Ω u / |Ω|`, fluid and bodies: the
-    /// frame of zero volume flux a settling suspension's speed is measured in.
+    /// The mixture's mean velocity `⟨u⟩ = ∫_Ω u / |Ω|`, fluid and bodies (the dofs inside a body
+    /// at its rigid motion, not the ghosts' continued fluid): the frame of zero volume flux a
+    /// settling suspension's speed is measured in.
     pub fn mean_velocity(&self) -> Vector<D> {
-        self.mixture.mean(&self.fluid.flow.velocity)
+        let held = (&self.work.inside[..], &self.bodies.bodies[..]);
+        self.mixture
+            .mean((&self.fluid.flow.velocity, self.fluid.space().coordinates()), held)
     }
 
     /// Advances the fluid and the bodies by one fluid time step.
@@ -384,8 +387,8 @@ where
         let (mut constraint, mut motion) = (0.0, 0.0);
         let push = match options.balance {
             true => mixture.balance(
-                (&bodies.bodies, &bodies.gravity),
-                (&fluid.flow.velocity, options.fluid_density),
+                (&work.inside, &bodies.bodies, &bodies.gravity),
+                (&fluid.flow.velocity, fluid.space().coordinates(), options.fluid_density),
                 dt,
             ),
             false => Vector::<D>::zeros(),
