@@ -86,22 +86,24 @@ impl Mixture {
     }
 
     /// The body force per unit mass on the fluid over the next step `dt` that carries the
-    /// buoyant weight of `bodies` under `gravity` in a fluid of density `rho_f` and takes back
-    /// the mixture's momentum of the velocity `u` and the bodies.
+    /// buoyant weight of the bodies under `gravity` in a fluid of density `rho_f` and takes back
+    /// the mixture's momentum of the velocity `u` and the bodies (`held` as in [`Self::mean`]).
     pub(super) fn balance<const D: usize>(
         &self,
-        (inside, bodies, gravity): (&[Vec<Inside<D>>], &[RigidBody<D>], &Vector<D>),
         (u, position, rho_f): (&[Vector<D>], &[Point<D>], f64),
+        held: Held<'_, D>,
+        gravity: &Vector<D>,
         dt: f64,
     ) -> Vector<D>
     where
         Dim<D>: Kinematics<D>,
     {
+        let bodies = held.1;
         let (excess, momentum) = bodies.iter().fold((0.0, Vector::<D>::zeros()), |(w, p), b| {
             let extra = b.mass - rho_f * b.geometry.moments.measure;
             (w + extra, p + b.velocity * extra)
         });
-        let momentum = momentum + self.mean((u, position), (inside, bodies)) * (rho_f * self.volume);
+        let momentum = momentum + self.mean((u, position), held) * (rho_f * self.volume);
         -(gravity * excess + momentum / dt) / (rho_f * self.volume)
     }
 }
@@ -112,9 +114,7 @@ mod tests {
     use crate::body::{BodyGeometry, RigidBody};
     use crate::broad::LinkedCell;
     use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law};
-    use crate::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
     use crate::math::{Point, Vector};
-    use crate::mesh::generate::axis_box;
     use crate::shape::Ball;
     use crate::sim::{Drag, Simulation};
     use std::sync::Arc;
@@ -125,17 +125,7 @@ mod tests {
     /// staircase of dofs), whatever its ghosts hold (here the fluid continued at 7 or at −5).
     #[test]
     fn the_mixture_counts_the_dofs_inside_a_body_at_its_rigid_motion_not_the_ghosts() {
-        let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(1.0, 1.0), [40, 40]).unwrap();
-        let space = P2Space::new(&mesh);
-        let mut bc = BoundaryConditions::<2>::default();
-        for name in ["xmin", "xmax", "ymin", "ymax"] {
-            bc = bc.no_slip(mesh.facet_marker(name).unwrap());
-        }
-        let rest = FlowField {
-            velocity: vec![Vector::<2>::zeros(); space.len()],
-            pressure: vec![0.0; mesh.num_points()],
-        };
-        let fluid = Unsteady::new(&mesh, space, 0.1, 0.01, bc, rest, 0.0).unwrap();
+        let (_, fluid) = super::super::unit_square_fluid(40);
         let a = 0.2;
         let disk = Ball {
             centre: Point::<2>::zeros(),

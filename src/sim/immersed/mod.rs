@@ -387,8 +387,9 @@ where
         let (mut constraint, mut motion) = (0.0, 0.0);
         let push = match options.balance {
             true => mixture.balance(
-                (&work.inside, &bodies.bodies, &bodies.gravity),
                 (&fluid.flow.velocity, fluid.space().coordinates(), options.fluid_density),
+                (&work.inside, &bodies.bodies),
+                &bodies.gravity,
                 dt,
             ),
             false => Vector::<D>::zeros(),
@@ -619,4 +620,24 @@ where
         seconds.fluid += start.elapsed().as_secs_f64() - constraint - motion;
         outcome
     }
+}
+
+/// The fluid of this module's unit tests: the unit square of `cells` × `cells`, walls all round,
+/// `ν = 0.1`, steps of 0.01, at rest.
+#[cfg(test)]
+fn unit_square_fluid(cells: usize) -> (SimplexMesh<2>, Unsteady<2>) {
+    use crate::fluid::{BoundaryConditions, FlowField, P2Space};
+    let mesh =
+        crate::mesh::generate::axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(1.0, 1.0), [cells; 2]).unwrap();
+    let space = P2Space::new(&mesh);
+    let mut bc = BoundaryConditions::<2>::default();
+    for name in ["xmin", "xmax", "ymin", "ymax"] {
+        bc = bc.no_slip(mesh.facet_marker(name).unwrap());
+    }
+    let rest = FlowField {
+        velocity: vec![Vector::<2>::zeros(); space.len()],
+        pressure: vec![0.0; mesh.num_points()],
+    };
+    let fluid = Unsteady::new(&mesh, space, 0.1, 0.01, bc, rest, 0.0).unwrap();
+    (mesh, fluid)
 }

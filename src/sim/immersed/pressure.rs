@@ -153,9 +153,7 @@ mod tests {
     use crate::body::{BodyGeometry, RigidBody};
     use crate::broad::LinkedCell;
     use crate::contact::{ContactModel, ContactParameters, ContactSolver, Law};
-    use crate::fluid::{BoundaryConditions, FlowField, P2Space, Unsteady};
     use crate::math::{Point, Vector};
-    use crate::mesh::generate::axis_box;
     use crate::shape::Ball;
     use crate::sim::{Drag, Simulation};
     use std::sync::Arc;
@@ -168,17 +166,7 @@ mod tests {
     #[test]
     fn ghost_vertices_whose_first_image_is_in_another_body_get_pressure_rows() {
         let h = 1.0 / 40.0;
-        let mesh = axis_box::<2>(Point::<2>::zeros(), Point::<2>::new(1.0, 1.0), [40, 40]).unwrap();
-        let space = P2Space::new(&mesh);
-        let mut bc = BoundaryConditions::<2>::default();
-        for name in ["xmin", "xmax", "ymin", "ymax"] {
-            bc = bc.no_slip(mesh.facet_marker(name).unwrap());
-        }
-        let rest = FlowField {
-            velocity: vec![Vector::<2>::zeros(); space.len()],
-            pressure: vec![0.0; mesh.num_points()],
-        };
-        let fluid = Unsteady::new(&mesh, space, 0.1, 0.01, bc, rest, 0.0).unwrap();
+        let (mesh, fluid) = super::super::unit_square_fluid(40);
         let (a, gap) = (0.1, 0.25 * h);
         let disk = Ball {
             centre: Point::<2>::zeros(),
