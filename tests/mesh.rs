@@ -1,7 +1,7 @@
 //! The mesh core: adjacency, boundary, point location against brute force, and construction errors.
 
 use std::collections::BTreeMap;
-use tumble::math::Point;
+use tumble::math::{Point, Vector};
 use tumble::mesh::generate::{axis_box, ball, Sphere};
 use tumble::mesh::{gmsh, MeshParts, NONE};
 use tumble::SimplexMesh;
@@ -127,6 +127,47 @@ fn point_location_matches_brute_force() {
     check_location(&shell, 1000, 3);
     let read = gmsh::read_dim::<3>("meshes/ball_r3.msh").unwrap();
     check_location(&read, 1000, 4);
+}
+
+/// `locate_near` from a cell about two cells from the point: in a convex mesh exactly what
+/// testing every cell says, inside and outside; in a non-convex one never a wrong cell, and
+/// `None` for a point inside only where the walk met the hole.
+fn check_near<const D: usize>(mesh: &SimplexMesh<D>, convex: bool, n: usize, seed: u64) {
+    let mut rng = Lcg(seed);
+    let (mut inside, mut outside, mut missed) = (0, 0, 0);
+    for _ in 0..n {
+        let hint = (rng.uniform(0.0, 1.0) * mesh.num_cells() as f64) as u32 % mesh.num_cells() as u32;
+        let p = mesh.cell_points(hint);
+        let centre: Point<D> = (0..=D).map(|k| p[k] / (D + 1) as f64).sum();
+        let size = (p[1] - p[0]).norm();
+        let x = centre + Vector::<D>::from_fn(|_, _| rng.uniform(-2.0, 2.0) * size);
+        let brute = (0..mesh.num_cells() as u32).find(|&c| mesh.barycentric(c, &x)[..=D].iter().all(|&w| w >= -1e-10));
+        match (mesh.locate_near(&x, hint), brute) {
+            (Some(found), Some(_)) => {
+                inside += 1;
+                assert!(mesh.barycentric(found.cell, &x)[..=D].iter().all(|&w| w >= -1e-10));
+            }
+            (None, None) => outside += 1,
+            (None, Some(_)) if !convex => missed += 1,
+            (got, brute) => panic!(
+                "locate_near {:?} but brute force {brute:?} for {x}",
+                got.map(|g| g.cell)
+            ),
+        }
+    }
+    assert!(inside > n / 2 && outside > 0, "{inside} inside, {outside} outside");
+    assert!(missed * 50 < n, "{missed} of {n} points inside read as outside");
+}
+
+#[test]
+fn locate_near_agrees_with_brute_force_in_convex_meshes_and_never_finds_a_wrong_cell() {
+    let rect = axis_box::<2>(Point::<2>::new(-1.0, 0.0), Point::<2>::new(2.0, 1.0), [30, 10]).unwrap();
+    check_near(&rect, true, 3000, 5);
+    let read = gmsh::read_dim::<3>("meshes/ball_r3.msh").unwrap();
+    check_near(&read, true, 2000, 6);
+    let o = Point::<2>::new(0.3, 0.1);
+    let annulus = ball(&[Sphere::new(o, 1.0, "a"), Sphere::new(o, 3.0, "b")], true, 0.15).unwrap();
+    check_near(&annulus, false, 3000, 7);
 }
 
 fn triangle_parts(cells: Vec<u32>, points: Vec<Point<2>>) -> MeshParts<2> {

@@ -93,7 +93,10 @@ impl<const D: usize> Characteristics<D> {
 
 /// The point `x − shift` located in the mesh (taken into the periodic cell of `period`), or the
 /// nearest point inside along the segment from `x` found by halving the shift (`x` itself, in
-/// cell `hint`, at worst).
+/// cell `hint`, at worst). A foot on this side of the periodic faces is walked to from `hint`
+/// and is outside as soon as the walk leaves the mesh ([`SimplexMesh::locate_near`]: a
+/// characteristic that crosses a wall on its way is pulled back even where the point beyond
+/// is inside again); one taken across them is located anywhere.
 fn foot<const D: usize>(
     mesh: &SimplexMesh<D>,
     period: &Periodicity<D>,
@@ -103,7 +106,13 @@ fn foot<const D: usize>(
 ) -> CellPoint {
     let mut s = *shift;
     for _ in 0..PULL_BACKS {
-        if let Some(found) = mesh.locate_from(&period.wrap(&(x - s)), hint) {
+        let y = x - s;
+        let wrapped = period.wrap(&y);
+        let found = match wrapped == y {
+            true => mesh.locate_near(&y, hint),
+            false => mesh.locate_from(&wrapped, hint),
+        };
+        if let Some(found) = found {
             return found;
         }
         s *= 0.5;

@@ -10,7 +10,11 @@
 //! configurations; then the cells of every node within the longest edge of the mesh are tested,
 //! which finds the cell if there is one (a point of a simplex is within the simplex's longest edge
 //! of each of its nodes). So `None` means that the point is outside the mesh, never that the
-//! search gave up.
+//! search gave up. That search tests every cell within the longest edge, thousands of them in a
+//! graded mesh, and almost always fails, since a walk from a nearby cell seldom stops at the
+//! boundary for a point inside: [`locate_near`](super::SimplexMesh::locate_near) skips it for the
+//! points that callers expect close to their hint and may lie just outside (the feet of
+//! characteristics at an inflow or a sliding wall).
 //!
 //! [`locate_many`](super::SimplexMesh::locate_many) orders a batch of points along a Morton
 //! (Z-order) curve and walks from each answer to the next, which touches memory in order.
@@ -85,16 +89,30 @@ impl<const D: usize> Locator<D> {
             .execute()
             .item;
         let start = mesh.cells_of_node(node)[0];
-        walk(mesh, x, start, usize::MAX).or_else(|| self.search(mesh, x))
+        match walk(mesh, x, start, usize::MAX) {
+            Walk::Found(found) => Some(found),
+            Walk::Left | Walk::Stopped => self.search(mesh, x),
+        }
     }
 
     pub(super) fn locate_from(&self, mesh: &SimplexMesh<D>, x: &Point<D>, hint: u32) -> Option<CellPoint> {
         if (hint as usize) < mesh.num_cells() {
-            if let Some(found) = walk(mesh, x, hint, HINT_STEPS) {
+            if let Walk::Found(found) = walk(mesh, x, hint, HINT_STEPS) {
                 return Some(found);
             }
         }
         self.locate(mesh, x)
+    }
+
+    pub(super) fn locate_near(&self, mesh: &SimplexMesh<D>, x: &Point<D>, hint: u32) -> Option<CellPoint> {
+        if (hint as usize) >= mesh.num_cells() {
+            return self.locate(mesh, x);
+        }
+        match walk(mesh, x, hint, HINT_STEPS) {
+            Walk::Found(found) => Some(found),
+            Walk::Left => None,
+            Walk::Stopped => self.locate(mesh, x),
+        }
     }
 
     pub(super) fn locate_many(&self, mesh: &SimplexMesh<D>, xs: &[Point<D>]) -> Vec<Option<CellPoint>> {
@@ -156,9 +174,19 @@ impl<const D: usize> Locator<D> {
     }
 }
 
-/// Visibility walk from `start`; `None` if it leaves the mesh or takes more than `limit` steps (and
-/// never more than a bound that grows with the mesh, against cycles).
-fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32, limit: usize) -> Option<CellPoint> {
+/// How a walk ended.
+enum Walk {
+    /// In this cell.
+    Found(CellPoint),
+    /// Across a boundary facet: outside the mesh if it is convex.
+    Left,
+    /// At the step limit.
+    Stopped,
+}
+
+/// Visibility walk from `start`, of at most `limit` steps (and never more than a bound that grows
+/// with the mesh, against cycles).
+fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32, limit: usize) -> Walk {
     let mut cell = start;
     let max_steps = limit.min(64 + 4 * (mesh.num_cells() as f64).powf(1.0 / D as f64) as usize);
     for _ in 0..max_steps {
@@ -169,15 +197,15 @@ fn walk<const D: usize>(mesh: &SimplexMesh<D>, x: &Point<D>, start: u32, limit: 
             .min_by(|a, b| a.1.total_cmp(b.1))
             .expect("a cell has D + 1 nodes");
         if min >= -TOLERANCE {
-            return Some(CellPoint { cell, weights });
+            return Walk::Found(CellPoint { cell, weights });
         }
         let next = mesh.neighbour(cell, k);
         if next == NONE {
-            return None;
+            return Walk::Left;
         }
         cell = next;
     }
-    None
+    Walk::Stopped
 }
 
 fn inside<const D: usize>(weights: &[f64; 4]) -> bool {

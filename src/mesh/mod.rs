@@ -391,6 +391,16 @@ impl<const D: usize> SimplexMesh<D> {
         self.locator().locate_from(self, x, hint)
     }
 
+    /// Like [`locate_from`](Self::locate_from) for a point within a few cells of `hint`, but
+    /// `None` as soon as the walk towards it leaves the mesh through a boundary facet, without
+    /// the search among the cells within the longest edge that [`locate`](Self::locate) makes
+    /// then (`mesh::locate`). Exact in a convex mesh; in a non-convex one a point that the walk
+    /// meets a concave stretch of boundary on the way to reads as outside. Cost: the walk's
+    /// steps, at most 32, then [`locate`](Self::locate) if it stopped there.
+    pub fn locate_near(&self, x: &Point<D>, hint: u32) -> Option<CellPoint> {
+        self.locator().locate_near(self, x, hint)
+    }
+
     /// Locates many points at once: [`locate`](Self::locate) for each, in the order of a Morton
     /// curve through them so that each walk starts from the previous answer; in parallel, with
     /// results that do not depend on the number of threads. The answers are in the order of `xs`.
