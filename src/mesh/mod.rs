@@ -394,8 +394,8 @@ impl<const D: usize> SimplexMesh<D> {
     /// Like [`locate_from`](Self::locate_from) for a point within a few cells of `hint`, but
     /// `None` as soon as the walk towards it leaves the mesh through a boundary facet, without
     /// the search among the cells within the longest edge that [`locate`](Self::locate) makes
-    /// then (`mesh::locate`). Exact in a convex mesh; in a non-convex one a point that the walk
-    /// meets a concave stretch of boundary on the way to reads as outside. Cost: the walk's
+    /// then (`mesh::locate`). Exact in a convex mesh; in a non-convex one a point reads as outside
+    /// when the walk towards it meets a concave stretch of boundary. Cost: the walk's
     /// steps, at most 32, then [`locate`](Self::locate) if it stopped there.
     pub fn locate_near(&self, x: &Point<D>, hint: u32) -> Option<CellPoint> {
         self.locator().locate_near(self, x, hint)
