@@ -6,12 +6,16 @@
 #   hosts/dealii/run.sh [host options: --out DIR --cells N --refine L --steps N --dt S --every N]
 #
 # RANKS (default 2) sets the number of MPI ranks; BUILD (default target/dealii) the build
-# directory. The host's options and what it writes: two_disks.cc's opening comment.
+# directory; INSTALL_ONLY=1 stops once the packages are installed. The host's options and what it
+# writes: two_disks.cc's opening comment.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 build="${BUILD:-$root/target/dealii}"
 ranks="${RANKS:-2}"
+# The build directory holds apt-get's log too, so it exists before anything else runs (a fresh
+# clone has no target/).
+mkdir -p "$build"
 
 missing=()
 for package in libdeal.ii-dev cmake openmpi-bin pkg-config; do
@@ -22,11 +26,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > "$build.apt.log" 2>&1 ||
-        { echo "apt-get failed; its log: $build.apt.log" >&2; exit 1; }
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" > "$build/apt.log" 2>&1 ||
+        { echo "apt-get failed; its log: $build/apt.log" >&2; exit 1; }
 fi
+[ "${INSTALL_ONLY:-0}" = 1 ] && exit 0
 
-mkdir -p "$build"
 bash "$root/capi/install.sh" "$build/prefix"
 PKG_CONFIG_PATH="$build/prefix/lib/pkgconfig" cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build/cmake.log"
 cmake --build "$build" -j 2 > "$build/build.log" || { cat "$build/build.log" >&2; exit 1; }
