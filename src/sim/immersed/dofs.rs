@@ -30,7 +30,7 @@ where
     Dim<D>: Kinematics<D>,
 {
     /// The work of `space`: each dof's spacing and one of its cells; ghosts if `boundary` is
-    /// [`BodyBoundary::Surface`]; `measure`, each dof's `∫ φ_k` (empty with ghosts).
+    /// [`BodyBoundary::Surface`]; `measure`, each dof's `∫ φ_k`.
     pub(super) fn new(space: &P2Space<D>, boundary: BodyBoundary, measure: Vec<f64>) -> Self {
         let surface = boundary == BodyBoundary::Surface;
         let position = space.coordinates();

@@ -109,35 +109,46 @@ where
         }
     }
 
-    /// The momentum and angular momentum (over `ρ_f`) that [`Self::project`] is about to give
-    /// the dofs each body has just captured, `Σ_k ∫φ_k (U(x_k) − u_k)` and
-    /// `Σ_k (x_k − G) × ∫φ_k (U(x_k) − u_k)` over the dofs it holds now and did not hold in
-    /// the solve, into `out` (zero with ghosts, whose values are the fluid's continued).
-    pub(super) fn capture(
-        &mut self,
+    /// Remembers the velocity of the dofs the bodies hold now and did not hold in the solve
+    /// (the ones just captured), before [`Self::project`] changes it; [`Self::captured`] takes
+    /// the difference.
+    pub(super) fn capture(&mut self, velocity: &[Vector<D>]) {
+        self.fresh.clear();
+        self.was_held.resize(velocity.len(), false);
+        for &k in &self.held {
+            self.was_held[k as usize] = true;
+        }
+        for (row, &k) in self.dofs.iter().enumerate() {
+            if !self.was_held[k as usize] {
+                self.fresh.push((row as u32, velocity[k as usize]));
+            }
+        }
+        for &k in &self.held {
+            self.was_held[k as usize] = false;
+        }
+    }
+
+    /// The momentum and angular momentum (over `ρ_f`) that [`Self::project`] gave the dofs
+    /// each body has just captured ([`Self::capture`]), `Σ_k ∫φ_k (u_k' − u_k)` and
+    /// `Σ_k (x_k − G) × ∫φ_k (u_k' − u_k)`, into `out`: `u_k'` the body's velocity at the dof,
+    /// or at a ghost the fluid continued through the surface (whose jump from the fluid's value
+    /// is of the order of the slip's gradient times a spacing, and gave the fluid ahead of a
+    /// body moving through the mesh a push no force paid for).
+    pub(super) fn captured(
+        &self,
         velocity: &[Vector<D>],
         bodies: &[RigidBody<D>],
         out: &mut [(Vector<D>, Angular<D>)],
     ) {
         out.fill((Vector::<D>::zeros(), <Dim<D> as Kinematics<D>>::zero()));
-        if self.measure.is_empty() {
-            return;
-        }
-        self.was_held.resize(self.measure.len(), false);
-        for &k in &self.held {
-            self.was_held[k as usize] = true;
-        }
-        for ((b, w), (momentum, angular)) in bodies.iter().zip(self.ranges.windows(2)).zip(out.iter_mut()) {
-            for (&k, p) in self.dofs[w[0]..w[1]].iter().zip(&self.points[w[0]..w[1]]) {
-                if !self.was_held[k as usize] {
-                    let gained = (b.point_velocity(p) - velocity[k as usize]) * self.measure[k as usize];
-                    *momentum += gained;
-                    *angular += <Dim<D> as Kinematics<D>>::torque(&(p - b.position), &gained);
-                }
-            }
-        }
-        for &k in &self.held {
-            self.was_held[k as usize] = false;
+        for &(row, before) in &self.fresh {
+            let row = row as usize;
+            let body = self.ranges.partition_point(|&r| r <= row) - 1;
+            let k = self.dofs[row] as usize;
+            let gained = (velocity[k] - before) * self.measure[k];
+            let (momentum, angular) = &mut out[body];
+            *momentum += gained;
+            *angular += <Dim<D> as Kinematics<D>>::torque(&(self.points[row] - bodies[body].position), &gained);
         }
     }
 
