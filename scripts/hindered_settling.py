@@ -80,10 +80,14 @@ def clift_grace_weber(mu):
     balance of weight and drag: U² = 4 Δρ g d / (3 ρ_f C_D(U d/ν))."""
     u = 0.5
     for _ in range(200):
-        re = u * D / mu
-        cd = 24.0 / re * (1.0 + 0.1315 * re ** (0.82 - 0.05 * math.log10(re)))
-        u = math.sqrt(4.0 * (RHO_S - 1.0) * G * D / (3.0 * cd))
+        u = math.sqrt(4.0 * (RHO_S - 1.0) * G * D / (3.0 * drag_coefficient(u * D / mu)))
     return u, u * D / mu
+
+
+def drag_coefficient(re):
+    """The sphere's C_D at the Reynolds number `re` on the standard drag curve (Clift, Grace &
+    Weber 1978, 0.01 < Re ≤ 20): 24/Re (1 + 0.1315 Re^(0.82 − 0.05 log10 Re))."""
+    return 24.0 / re * (1.0 + 0.1315 * re ** (0.82 - 0.05 * math.log10(re)))
 
 
 def terminal(dim, regime):

@@ -29,8 +29,11 @@ import os
 import subprocess
 import sys
 
+from hindered_settling import REGIMES, clift_grace_weber, drag_coefficient
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MU, UT = 0.0567, 0.5557
+MU = REGIMES[(3, "re10")][0]
+UT = clift_grace_weber(MU)[0]
 
 CASE = """dimension = 3
 gravity = [0, 0, {g}]
@@ -94,9 +97,7 @@ def case(name):
 
 def drag_curve(v):
     """The standard drag curve's drag on the sphere of diameter 1 at speed `v` (ρ_f = 1)."""
-    re = v / MU
-    cd = 24.0 / re * (1.0 + 0.1315 * re ** (0.82 - 0.05 * math.log10(re)))
-    return cd * 0.5 * v * v * math.pi / 4.0
+    return drag_coefficient(v / MU) * 0.5 * v * v * math.pi / 4.0
 
 
 def main():

@@ -30,8 +30,8 @@ where
     Dim<D>: Kinematics<D>,
 {
     /// The work of `space`: each dof's spacing and one of its cells; ghosts if `boundary` is
-    /// [`BodyBoundary::Surface`]; `measure`, each dof's `∫ φ_k`.
-    pub(super) fn new(space: &P2Space<D>, boundary: BodyBoundary, measure: Vec<f64>) -> Self {
+    /// [`BodyBoundary::Surface`].
+    pub(super) fn new(space: &P2Space<D>, boundary: BodyBoundary) -> Self {
         let surface = boundary == BodyBoundary::Surface;
         let position = space.coordinates();
         let n = if surface { space.len() } else { 0 };
@@ -61,7 +61,6 @@ where
             spacing_max: spacing.iter().copied().fold(0.0, f64::max),
             spacing,
             cell_of,
-            measure,
             period: *space.period(),
             ..Work::default()
         }

@@ -130,13 +130,14 @@ where
 
     /// The momentum and angular momentum (over `ρ_f`) that [`Self::project`] gave the dofs
     /// each body has just captured ([`Self::capture`]), `Σ_k ∫φ_k (u_k' − u_k)` and
-    /// `Σ_k (x_k − G) × ∫φ_k (u_k' − u_k)`, into `out`: `u_k'` the body's velocity at the dof,
+    /// `Σ_k (x_k − G) × ∫φ_k (u_k' − u_k)` (`measure[k] = ∫φ_k`), into `out`: `u_k'` the body's velocity at the dof,
     /// or at a ghost the fluid continued through the surface (whose jump from the fluid's value
     /// is of the order of the slip's gradient times a spacing, and gave the fluid ahead of a
     /// body moving through the mesh a push no force paid for).
     pub(super) fn captured(
         &self,
         velocity: &[Vector<D>],
+        measure: &[f64],
         bodies: &[RigidBody<D>],
         out: &mut [(Vector<D>, Angular<D>)],
     ) {
@@ -145,7 +146,7 @@ where
             let row = row as usize;
             let body = self.ranges.partition_point(|&r| r <= row) - 1;
             let k = self.dofs[row] as usize;
-            let gained = (velocity[k] - before) * self.measure[k];
+            let gained = (velocity[k] - before) * measure[k];
             let (momentum, angular) = &mut out[body];
             *momentum += gained;
             *angular += <Dim<D> as Kinematics<D>>::torque(&(self.points[row] - bodies[body].position), &gained);

@@ -60,6 +60,12 @@ impl Mixture {
         Mixture { measure, volume }
     }
 
+    /// Each velocity dof's `∫ φ_k`, the measure that also turns the projection's velocity
+    /// changes into momentum ([`Work::captured`](super::Work::captured)).
+    pub(super) fn measure(&self) -> &[f64] {
+        &self.measure
+    }
+
     /// `⟨u⟩` of the velocity `u` (one vector per dof at `position`), the dofs inside each body
     /// (`inside[i]`: body `i`'s dofs, each with the shift to its image next to the body in a
     /// periodic domain) at the body's rigid motion.

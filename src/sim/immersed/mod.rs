@@ -229,9 +229,6 @@ where
     /// the set they were on.
     by_dof: Vec<Vector<D>>,
     held: Vec<u32>,
-    /// `∫ φ_k` of each velocity dof: the measure that turns the projection's velocity changes
-    /// into momentum ([`Self::captured`]).
-    measure: Vec<f64>,
     /// Marks the dofs of `held` while [`Self::capture`] looks for the ones just captured.
     was_held: Vec<bool>,
     /// The dofs just captured (their rows) and their velocity before the projection.
@@ -275,9 +272,8 @@ where
             n => n,
         };
         let n = bodies.bodies.len();
-        let measure = fluid.dof_measures();
-        let mixture = Mixture::new(measure.clone());
-        let work = Work::new(fluid.space(), options.boundary, measure);
+        let mixture = Mixture::new(fluid.dof_measures());
+        let work = Work::new(fluid.space(), options.boundary);
         let before = bodies.bodies.iter().map(|b| (b.velocity, b.angular_velocity)).collect();
         let mut watch = Watch::new();
         watch.enter(&bodies.bodies);
@@ -349,7 +345,7 @@ where
         let (velocity, _, _) = self.fluid.velocity_mut();
         work.capture(velocity);
         work.project(velocity, &self.bodies.bodies);
-        work.captured(velocity, &self.bodies.bodies, &mut gained);
+        work.captured(velocity, self.mixture.measure(), &self.bodies.bodies, &mut gained);
         self.captured.extend_from_slice(&gained[old..]);
         Ok(())
     }
@@ -584,7 +580,7 @@ where
                 }
                 work.capture(velocity);
                 work.project(velocity, &bodies.bodies);
-                work.captured(velocity, &bodies.bodies, captured);
+                work.captured(velocity, mixture.measure(), &bodies.bodies, captured);
                 work.release_inside(response, space.vertices);
             }
             constraint += begin.elapsed().as_secs_f64();
