@@ -63,6 +63,13 @@ YIN_KOCH = {1.02: (0.92, 0.03, 4.2, 0.1), 1.83: (0.90, 0.03, 4.1, 0.1), 5.00: (0
 # drafting and kissing overlapped by 2 % of d with 1e-3 (a barrier of 0.33); the spheres' smallest
 # gap with 1e-3 was 0.05 (see docs/validation.md "Hindered settling").
 STIFFNESS = {2: 1e-4, 3: 1e-3}
+RANGE = 0.1
+
+
+def stiffness(dim, reach):
+    """The ε that gives the range `reach` the barrier ρ³/(3ε) of STIFFNESS at RANGE."""
+    return STIFFNESS[dim] * (reach / RANGE) ** 3
+
 # A disk's terminal speed where its buoyant weight per length, Δρ g π d²/4, is its drag
 # C_D ρ_f U² d / 2 at C_D = 2.846 (Dennis & Chang 1970, Re = 10).
 DISK_UT = math.sqrt(math.pi * (RHO_S - 1.0) * G * D / (2.0 * 2.846))
@@ -132,7 +139,7 @@ position = {centre}
 scatter = {{ count = {count}, spread = {centre}, gap = 0.1, seed = {seed} }}
 
 [contact]
-range = 0.1
+range = {range}
 stiffness = {stiffness}
 
 [time]
@@ -147,6 +154,7 @@ every = {every}
 def folder(phi, args):
     """The run's folder in --out and its case file."""
     name = f"hindered_{args.dim}d_{args.regime}_phi{phi}_n{args.count}" + (f"_seed{args.seed}" if args.seed != 1 else "")
+    name += f"_range{args.range}" if args.range != RANGE else ""
     return os.path.join(args.out, name), os.path.join(args.out, name + ".toml")
 
 
@@ -181,7 +189,8 @@ def run(phi, args):
                 dt=dt,
                 end=end,
                 every=round(end / dt),
-                stiffness=STIFFNESS[dim],
+                range=args.range,
+                stiffness=stiffness(dim, args.range),
                 seed=args.seed,
             )
         )
@@ -254,6 +263,8 @@ def main():
     parser.add_argument("--count", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help="the scatter's seed (another realisation)")
     parser.add_argument("--cells-per-d", type=float, default=6.0)
+    parser.add_argument("--range", type=float, default=RANGE,
+                        help="the contact range ρ (the stiffness keeps the barrier ρ³/(3ε) of ρ = 0.1)")
     parser.add_argument("--cached", action="store_true", help="leave out the runs not already in --out")
     parser.add_argument("--csv")
     parser.add_argument("--image")

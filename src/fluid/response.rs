@@ -11,7 +11,7 @@
 //! or the part of the triangular solves that reaches the loaded dofs ([`Response::solve_at`]); a
 //! restriction or a patch is proportional to its entries.
 
-use crate::linalg::{Csr, Patch, Reach, SpdSolver};
+use crate::linalg::{Csr, Patch, Reach, SpdSolver, TOLERANCE};
 use crate::math::Vector;
 use faer::Mat;
 
@@ -59,6 +59,13 @@ impl<const D: usize> Response<'_, D> {
     /// `out = A⁻¹ Σ_j e_{at[j]} load[j]`: the velocity response to nodal loads at the dofs `at`
     /// (zero at the prescribed dofs), every component at once.
     pub fn solve(&mut self, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>]) {
+        self.solve_to(at, load, out, TOLERANCE);
+    }
+
+    /// [`solve`](Self::solve) to the relative residual `tolerance` on the iterative path (the
+    /// factor solves exactly): an inner solve of an iteration that stops well above
+    /// [`TOLERANCE`] needs fewer digits.
+    pub fn solve_to(&mut self, at: &[u32], load: &[Vector<D>], out: &mut [Vector<D>], tolerance: f64) {
         self.columns.fill(0.0);
         for (&k, l) in at.iter().zip(load) {
             if !self.prescribed[k as usize] {
@@ -67,7 +74,7 @@ impl<const D: usize> Response<'_, D> {
                 }
             }
         }
-        self.solver.solve_in_place(self.columns.as_mut());
+        self.solver.solve_in_place_to(self.columns.as_mut(), tolerance);
         for (k, u) in out.iter_mut().enumerate() {
             *u = Vector::<D>::from_fn(|d, _| self.columns[(k, d)]);
         }

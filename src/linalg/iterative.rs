@@ -72,9 +72,10 @@ impl AmgCg {
         self.free.binary_search(&k).is_ok()
     }
 
-    /// Solves in place, `K` columns: `x` holds the right-hand sides with the prescribed values in
-    /// the prescribed rows on entry, the solutions on return.
-    pub fn solve_in_place<const K: usize>(&mut self, mut x: MatMut<'_, f64>) {
+    /// Solves in place, `K` columns, to the relative residual `tolerance` ([`TOLERANCE`] unless
+    /// an outer iteration needs fewer digits): `x` holds the right-hand sides with the
+    /// prescribed values in the prescribed rows on entry, the solutions on return.
+    pub fn solve_in_place<const K: usize>(&mut self, mut x: MatMut<'_, f64>, tolerance: f64) {
         assert_eq!(x.nrows(), self.rows, "one row per unknown");
         self.cg.reset(K * self.free.len());
         let b = &mut self.cg.b;
@@ -89,7 +90,7 @@ impl AmgCg {
             }
         }
         let (a, cycle) = self.amg.split::<K>();
-        let (iterations, converged) = self.cg.solve::<K>(a, cycle, TOLERANCE);
+        let (iterations, converged) = self.cg.solve::<K>(a, cycle, tolerance);
         self.last_iterations = iterations;
         if !converged {
             self.unconverged += 1;

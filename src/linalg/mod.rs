@@ -38,6 +38,7 @@ pub mod tree_split;
 
 pub use cholesky::{CholeskySolver, Reach};
 pub use gmres::{gmres, restarted_gmres};
+pub use iterative::TOLERANCE;
 pub use patch::Patch;
 pub use pivoted_lu::PivotedLu;
 pub use saddle::Saddle;

@@ -12,7 +12,7 @@
 //! 0.58 s and 0.84 GB). 2D factors hold 10 to 20 times their matrix.
 
 use super::cholesky::{point_loads, rows_at, CholeskySolver, Reach};
-use super::iterative::AmgCg;
+use super::iterative::{AmgCg, TOLERANCE};
 use super::sparse::Csr;
 use super::FactorError;
 use crate::math::Vector;
@@ -102,12 +102,18 @@ impl SpdSolver {
     /// to [`new`](Self::new)) on entry, with the prescribed values in the prescribed rows, and the
     /// solutions on return.
     pub fn solve_in_place(&mut self, x: MatMut<'_, f64>) {
+        self.solve_in_place_to(x, TOLERANCE);
+    }
+
+    /// [`solve_in_place`](Self::solve_in_place), the iterative path to the relative residual
+    /// `tolerance` (the factor's solve is exact).
+    pub fn solve_in_place_to(&mut self, x: MatMut<'_, f64>, tolerance: f64) {
         match self {
             SpdSolver::Direct(f) => f.solve_in_place(x),
             SpdSolver::Iterative(s) => match x.ncols() {
-                1 => s.solve_in_place::<1>(x),
-                2 => s.solve_in_place::<2>(x),
-                3 => s.solve_in_place::<3>(x),
+                1 => s.solve_in_place::<1>(x, tolerance),
+                2 => s.solve_in_place::<2>(x, tolerance),
+                3 => s.solve_in_place::<3>(x, tolerance),
                 n => panic!("the iterative path solves up to three columns at once, not {n}"),
             },
         }
@@ -135,7 +141,7 @@ impl SpdSolver {
             SpdSolver::Direct(f) => f.solve_at(reach, at, load, out),
             SpdSolver::Iterative(s) => {
                 let mut x = point_loads(s.rows(), at, load, |k| s.is_free(k));
-                s.solve_in_place::<K>(x.as_mut());
+                s.solve_in_place::<K>(x.as_mut(), TOLERANCE);
                 rows_at(&x, at, out);
             }
         }

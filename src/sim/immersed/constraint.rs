@@ -52,6 +52,20 @@ const PATCH_LAYERS: usize = 4;
 /// The relative residual of the patch's solves.
 const PATCH_TOLERANCE: f64 = 1e-8;
 
+/// The patch's conjugate-gradient iterations above which its response costs more than a whole
+/// solve: the patch holds while the mass term dominates the operator (`ν Δt` small against
+/// `h²`), where Jacobi's preconditioner suffices; where viscosity dominates (Stokes flow, a long
+/// step) its iterations grow, the response spreads beyond the patch, and the whole solve's
+/// multigrid is the cheaper path (docs/performance.md, "The constraint's patch in Stokes flow").
+const PATCH_CG_LIMIT: usize = 60;
+
+/// The relative residual of an iteration's whole solve on the iterative path, over the
+/// constraint's tolerance: an iteration's response needs no more digits than the defect the
+/// iterations stop at (inexact Krylov; the multipliers' change then takes a solve to the
+/// solver's own tolerance; measured in docs/performance.md, "The constraint's patch in Stokes
+/// flow").
+const INNER_SHARE: f64 = 0.1;
+
 /// On the iterative path, the most rounds of iterations, each followed by a whole solve of the
 /// multipliers' change and a check of the true defect; all but the last on the patch.
 const MAX_ROUNDS: usize = 6;
@@ -83,7 +97,9 @@ where
     /// makes `A⁻¹` decay within a few cells); a whole solve of the change follows, and the true
     /// defect is checked: if above the goal, another round, the last of [`MAX_ROUNDS`] on whole
     /// solves. A round is usually enough, and the velocities agree with those of whole solves
-    /// far below the tolerance.
+    /// far below the tolerance. Once the patch's solve takes more than [`PATCH_CG_LIMIT`]
+    /// iterations (the operator is not mass-dominated), the iterations take whole solves from
+    /// the next step on.
     pub(super) fn constrain(
         &mut self,
         mesh: &SimplexMesh<D>,
@@ -129,7 +145,7 @@ where
             weighted,
             product,
         } = scratch;
-        let local = !reachable;
+        let local = !reachable && self.patch_iterations <= PATCH_CG_LIMIT;
         if local {
             response.patch(observed, PATCH_LAYERS, patch);
         }
@@ -169,7 +185,7 @@ where
                 } else if on_patch {
                     patch.solve(observed, load, values, PATCH_TOLERANCE);
                 } else {
-                    response.solve(dofs, &load[..m], full);
+                    response.solve_to(dofs, &load[..m], full, INNER_SHARE * tolerance);
                     for (g, &k) in values.iter_mut().zip(observed.iter()) {
                         *g = full[k as usize];
                     }
@@ -206,6 +222,9 @@ where
             for (m, c) in multiplier.iter_mut().zip(load.iter()) {
                 *m += c;
             }
+        }
+        if local {
+            self.patch_iterations = self.patch.last_iterations;
         }
         self.iterations = iterations;
         iterations

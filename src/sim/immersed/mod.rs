@@ -221,6 +221,9 @@ where
     /// On the iterative path, the dofs around the observed ones on which the iterations take the
     /// response ([`Patch`]).
     patch: Patch,
+    /// The patch's conjugate-gradient iterations at its last solve (0 before one): above
+    /// the constraint's `PATCH_CG_LIMIT` the iterations take whole solves instead.
+    patch_iterations: usize,
     /// `A_CC`, the velocity operator on the constrained dofs (the preconditioner).
     block: Csr,
     /// The last solve's iterations.

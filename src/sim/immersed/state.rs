@@ -56,6 +56,10 @@ pub struct ImmersedState {
     pub multiplier: Vec<f64>,
     /// The last solve's iterations.
     pub last_iterations: usize,
+    /// The constraint's patch's last conjugate-gradient iterations (which choose between the
+    /// patch and whole solves); 0 in checkpoints written before it was kept.
+    #[serde(default)]
+    pub patch_iterations: usize,
     /// The lubrication film's force on each body at the last step (the next step's film starts
     /// from it, [`crate::contact::surroundings`]); empty without a film or from a run saved before it was kept.
     #[serde(default)]
@@ -104,6 +108,7 @@ where
             constrained: self.work.dofs.clone(),
             multiplier: flatten(&self.work.multiplier),
             last_iterations: self.work.iterations,
+            patch_iterations: self.work.patch_iterations,
             film_force: kept(film.film_force.len(), &|| flatten(&film.film_force)),
             film_torque: kept(film.film_torque.len(), &|| angular(&film.film_torque)),
             iterations: self.iterations,
@@ -180,6 +185,7 @@ where
             )));
         }
         self.work.iterations = state.last_iterations;
+        self.work.patch_iterations = state.patch_iterations;
         self.hydro_force = hydro_force;
         self.hydro_torque = hydro_torque;
         self.before = velocity.into_iter().zip(spin).collect();
