@@ -2,7 +2,7 @@
 through their own back-flow, their mean speed against the single body's terminal speed.
 
 Each run: `count` bodies of diameter d = 1 and density 2 placed at random without overlap
-(`scatter`, random sequential addition through the periodic images, gaps ≥ 0.1 d) in a cube
+(`scatter`, random sequential addition through the periodic images, gaps ≥ `--gap`, 0.1 d) in a cube
 (square) whose side gives the volume fraction φ, at rest, under g = 1 along −z (−y in 2D), in a
 fluid of density 1 periodic every way and carrying the body force that balances the
 suspension's weight (`[fluid] balance`: the mixture's momentum stays zero). The accurate body
@@ -42,7 +42,9 @@ hours by the cell count, not run; a 2D one 5–25 minutes on one core):
     python3 scripts/hindered_settling.py --dim 2 --cells-per-d 8 --out out/hindered_settling [--fractions 0.05 0.1 0.2] \
         [--csv docs/reference/hindered_settling_2d.csv] [--image docs/images/validation_hindered_settling_2d.png]
 
-(`--cached` uses only the runs already in --out.) Prints a row per run: φ, the bodies, d/h, the
+(`--cached` uses only the runs already in --out; `--range` and `--gap` set the contact law's range
+and the scatter's smallest gap, which shape the arrangement: `scripts/rpy.py` estimates what
+they do.) Prints a row per run: φ, the bodies, d/h, the
 window, U_s/U_t with its standard error (from the history's block means), Richardson–Zaki's
 and Yin & Koch's values and the differences.
 """
@@ -67,6 +69,10 @@ YIN_KOCH = {1.02: (0.92, 0.03, 4.2, 0.1), 1.83: (0.90, 0.03, 4.1, 0.1), 5.00: (0
 # gap with 1e-3 was 0.05 (see docs/validation.md "Hindered settling").
 STIFFNESS = {2: 1e-4, 3: 1e-3}
 RANGE = 0.1
+GAP = 0.1
+# The distance fields' lattice spacing: the default ρ/4 down to ρ = 0.05; a shorter range keeps it
+# (a sphere's lattice at ρ/4 = 0.005 holds 8 million points).
+RESOLUTION = 0.0125
 
 
 def stiffness(dim, reach):
@@ -139,11 +145,12 @@ name = "s"
 shape = {{ type = "{shape}", radius = {r} }}
 density = {rho}
 position = {centre}
-scatter = {{ count = {count}, spread = {centre}, gap = 0.1, seed = {seed} }}
+scatter = {{ count = {count}, spread = {centre}, gap = {gap}, seed = {seed} }}
 
 [contact]
 range = {range}
 stiffness = {stiffness}
+resolution = {resolution}
 
 [time]
 step = {dt}
@@ -158,6 +165,7 @@ def folder(phi, args):
     """The run's folder in --out and its case file."""
     name = f"hindered_{args.dim}d_{args.regime}_phi{phi}_n{args.count}" + (f"_seed{args.seed}" if args.seed != 1 else "")
     name += f"_range{args.range}" if args.range != RANGE else ""
+    name += f"_gap{args.gap}" if args.gap != GAP else ""
     return os.path.join(args.out, name), os.path.join(args.out, name + ".toml")
 
 
@@ -194,7 +202,9 @@ def run(phi, args):
                 every=round(end / dt),
                 range=args.range,
                 stiffness=stiffness(dim, args.range),
+                resolution=max(args.range / 4.0, RESOLUTION),
                 seed=args.seed,
+                gap=args.gap,
             )
         )
     print(f"running {path} (output in {out})", file=sys.stderr)
@@ -268,6 +278,8 @@ def main():
     parser.add_argument("--cells-per-d", type=float, default=6.0)
     parser.add_argument("--range", type=float, default=RANGE,
                         help="the contact range ρ (the stiffness keeps the barrier ρ³/(3ε) of ρ = 0.1)")
+    parser.add_argument("--gap", type=float, default=GAP,
+                        help="the scatter's smallest gap between the bodies at the start (in d)")
     parser.add_argument("--cached", action="store_true", help="leave out the runs not already in --out")
     parser.add_argument("--csv")
     parser.add_argument("--image")
