@@ -1,5 +1,6 @@
 //! Fast marching beyond circles: non-convex fronts against their exact distance, monotonicity on
-//! obtuse meshes, parallel fields, queries, and bad input.
+//! obtuse meshes, parallel fields, fields independent of the mesh's node numbering, queries, and
+//! bad input.
 
 use std::collections::BTreeMap;
 use tumble::fmm::{distance_to_range, distance_to_ranges, FmmError, FmmOptions, Front};
@@ -290,6 +291,96 @@ fn parallel_fields_are_independent_of_threads() {
     for (front, values) in fronts.iter().zip(&serial) {
         assert_eq!(&distance_to_range(&mesh, front, &options).unwrap().values, values);
     }
+}
+
+/// `mesh` with its nodes renumbered by `perm` (the new node `n` is the old `perm[n]`).
+fn renumbered<const D: usize>(mesh: &SimplexMesh<D>, perm: &[u32]) -> SimplexMesh<D> {
+    let mut rank = vec![0u32; perm.len()];
+    for (n, &u) in perm.iter().enumerate() {
+        rank[u as usize] = n as u32;
+    }
+    SimplexMesh::new(MeshParts {
+        points: perm.iter().map(|&u| mesh.points()[u as usize]).collect(),
+        cells: mesh.cells().iter().map(|&u| rank[u as usize]).collect(),
+        cell_markers: mesh.cell_markers().to_vec(),
+        facets: mesh.facets().iter().map(|f| f.map(|u| rank[u as usize])).collect(),
+        facet_markers: mesh.facet_markers().to_vec(),
+        facet_names: mesh.facet_names().clone(),
+        cell_names: mesh.cell_names().clone(),
+    })
+    .unwrap()
+}
+
+/// The march works in a numbering of its own (a Morton curve through the nodes) and returns the
+/// field in the mesh's: the same mesh with its nodes shuffled gives every node the same value to
+/// the last bit, and the same acceptance order, for a front of facets (signed, and in
+/// closest-point mode, in 2D and 3D) and a shape.
+#[test]
+fn fields_do_not_depend_on_the_node_numbering() {
+    fn check<const D: usize>(mesh: &SimplexMesh<D>, front: &str, shape: &dyn Shape<D>) {
+        // A shuffle by a multiplicative permutation of the indices (n coprime to the step).
+        let n = mesh.num_points() as u64;
+        let step = (1..n).rev().find(|s| gcd(*s, n) == 1 && *s < n / 2).unwrap();
+        let perm: Vec<u32> = (0..n).map(|i| ((i * step + 7) % n) as u32).collect();
+        let other = renumbered(mesh, &perm);
+        for closest_point in [false, true] {
+            let options = FmmOptions {
+                max_distance: Some(0.6),
+                closest_point,
+                ..FmmOptions::default()
+            };
+            let a = distance_to_range(mesh, &Front::named(mesh, &[front]).unwrap(), &options).unwrap();
+            let b = distance_to_range(&other, &Front::named(&other, &[front]).unwrap(), &options).unwrap();
+            assert!(a.stats.accepted > 100 && a.stats.accepted < mesh.num_points());
+            for (m, &u) in perm.iter().enumerate() {
+                assert_eq!(b.values[m].to_bits(), a.values[u as usize].to_bits(), "{D}D node {u}");
+                assert_eq!(b.reached[m], a.reached[u as usize]);
+            }
+            let order: Vec<u32> = b.order.iter().map(|&m| perm[m as usize]).collect();
+            assert_eq!(order, a.order);
+        }
+        let options = FmmOptions::default();
+        let a = distance_to_range(mesh, &Front::Shape(shape), &options).unwrap();
+        let b = distance_to_range(&other, &Front::Shape(shape), &options).unwrap();
+        for (m, &u) in perm.iter().enumerate() {
+            assert_eq!(
+                b.values[m].to_bits(),
+                a.values[u as usize].to_bits(),
+                "{D}D shape, node {u}"
+            );
+        }
+    }
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let disk = ball(
+        &[Sphere::new(p2(0.1, 0.0), 0.5, "a"), Sphere::new(p2(0.0, 0.0), 1.5, "b")],
+        false,
+        0.05,
+    )
+    .unwrap();
+    check(
+        &disk,
+        "a",
+        &Ball {
+            centre: p2(0.2, 0.1),
+            radius: 0.4,
+        },
+    );
+    let o = Point::<3>::new(0.0, 0.0, 0.0);
+    let solid = ball(&[Sphere::new(o, 0.5, "a"), Sphere::new(o, 1.2, "b")], false, 0.15).unwrap();
+    check(
+        &solid,
+        "a",
+        &Ball {
+            centre: Point::<3>::new(0.1, 0.0, 0.0),
+            radius: 0.45,
+        },
+    );
 }
 
 /// Value, normal and argmin queries: an inner circle of radius 0.5 centred at (0.5, 0) inside a disk

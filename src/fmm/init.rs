@@ -11,7 +11,7 @@ use super::heap::NodeHeap;
 use super::topology::{orient, sides, FacetNeighbours, NodeFacets, PseudoNormals};
 use super::{DistanceField, FmmError, FmmOptions, FmmStats, Front};
 use crate::math::{self, Point, Vector};
-use crate::mesh::{SimplexMesh, NONE};
+use crate::mesh::{OrderedStars, SimplexMesh, NONE};
 use crate::shape::Shape;
 use std::collections::HashMap;
 
@@ -113,7 +113,8 @@ impl<const D: usize> Geometry<'_, D> {
     }
 }
 
-/// The march's working arrays.
+/// The march's working arrays, one entry per node in the numbering of the mesh's [`OrderedStars`]
+/// ([`State::finish`] returns the field in the mesh's own).
 pub(super) struct State<'a, const D: usize> {
     /// Unsigned tentative or accepted value of each node (infinite if never touched).
     pub value: Vec<f64>,
@@ -175,33 +176,46 @@ impl<'a, const D: usize> State<'a, D> {
         self.heap.push_or_decrease(v, self.value[i]);
     }
 
+    /// The field in the mesh's numbering: node `u`'s entries are the state's at `ordered.rank[u]`.
     pub fn finish(
         self,
+        ordered: &OrderedStars<D>,
         d_max: f64,
         default: f64,
         options: &FmmOptions,
-        init_seconds: f64,
-        march_seconds: f64,
+        (init_seconds, march_seconds): (f64, f64),
     ) -> DistanceField<D> {
-        let reached: Vec<bool> = self
-            .status
+        let reached: Vec<bool> = ordered
+            .rank
             .iter()
-            .zip(&self.value)
-            .map(|(&s, &v)| s == ACCEPTED && v <= d_max)
+            .map(|&n| self.status[n as usize] == ACCEPTED && self.value[n as usize] <= d_max)
             .collect();
-        let values = reached
+        let values = ordered
+            .rank
             .iter()
-            .zip(self.value.iter().zip(&self.sign))
-            .map(|(&r, (&v, &s))| if r { f64::from(s) * v } else { default })
+            .zip(&reached)
+            .map(|(&n, &r)| {
+                let n = n as usize;
+                if r {
+                    f64::from(self.sign[n]) * self.value[n]
+                } else {
+                    default
+                }
+            })
             .collect();
         let accepted = reached.iter().filter(|&&r| r).count();
-        let mut order = self.initialised.clone();
-        order.extend(&self.accepted);
+        let order = self
+            .initialised
+            .iter()
+            .chain(&self.accepted)
+            .map(|&n| ordered.old[n as usize])
+            .collect();
         let closest = options.closest_point.then(|| {
-            self.closest
+            ordered
+                .rank
                 .iter()
                 .zip(&reached)
-                .map(|(&c, &r)| if r { c } else { NONE })
+                .map(|(&n, &r)| if r { self.closest[n as usize] } else { NONE })
                 .collect()
         });
         DistanceField {
@@ -286,21 +300,24 @@ fn from_facets<'a, const D: usize>(
 
     let neighbours = FacetNeighbours::around(&around);
     let curved = curved.then(|| Curved::new(&nodes, &geometry));
+    let ordered = mesh.ordered_stars();
+    let rank = &ordered.rank;
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
     for (k, &v) in around.nodes.iter().enumerate() {
-        state.freeze(v, 0.0, 1, around.of(k as u32)[0]);
+        state.freeze(rank[v as usize], 0.0, 1, around.of(k as u32)[0]);
     }
     let mut candidates: Vec<u32> = Vec::with_capacity(64);
     for (&c, &s) in touching.iter().zip(&side) {
         let cell = mesh.cell(c);
         for &u in cell {
-            if state.status[u as usize] == ACCEPTED {
+            let n = rank[u as usize];
+            if state.status[n as usize] == ACCEPTED {
                 continue;
             }
             // Start from one facet of each front node sharing a cell with u (the nodes frozen at 0
             // so far) and descend along the front from each to the closest facet.
             candidates.clear();
-            for &v in mesh.star(u).0 {
+            for &v in ordered.star(n).0 {
                 let i = v as usize;
                 if state.status[i] == ACCEPTED && state.value[i] == 0.0 {
                     candidates.push(state.closest[i]);
@@ -310,10 +327,11 @@ fn from_facets<'a, const D: usize>(
             candidates.dedup();
             let x = mesh.points()[u as usize];
             let (best, closest) = state.geometry.closest_from(&x, &candidates);
-            state.freeze(u, best, s, closest);
+            state.freeze(n, best, s, closest);
         }
     }
-    state.enclosed = around.nodes;
+    state.enclosed = around.nodes.iter().map(|&v| rank[v as usize]).collect();
+    state.enclosed.sort_unstable();
     Ok(state)
 }
 
@@ -421,11 +439,12 @@ fn from_surface<'a, const D: usize>(
     };
     let neighbours = FacetNeighbours::around(&around);
     let curved = curved.then(|| Curved::new(facets, &geometry));
+    let rank = &mesh.ordered_stars().rank;
     let mut state = State::new(mesh.num_points(), Geometry::Facets(geometry, neighbours, curved));
     let mut starts: Vec<u32> = Vec::new();
     for &c in &touching {
         for &u in mesh.cell(c) {
-            if state.status[u as usize] == ACCEPTED {
+            if state.status[rank[u as usize] as usize] == ACCEPTED {
                 continue;
             }
             starts.clear();
@@ -438,7 +457,7 @@ fn from_surface<'a, const D: usize>(
                 (Geometry::Facets(g, _, _), Some(normals)) => normals.side(&x, g, closest),
                 _ => 1,
             };
-            state.freeze(u, best, sign, closest);
+            state.freeze(rank[u as usize], best, sign, closest);
         }
     }
     Ok(state)
@@ -449,9 +468,10 @@ fn from_surface<'a, const D: usize>(
 fn from_shape<'a, const D: usize>(mesh: &SimplexMesh<D>, shape: &'a dyn Shape<D>) -> Result<State<'a, D>, FmmError> {
     use rayon::prelude::*;
     let phi: Vec<f64> = mesh.points().par_iter().map(|x| shape.signed_distance(x)).collect();
+    let rank = &mesh.ordered_stars().rank;
     let mut state = State::new(mesh.num_points(), Geometry::Shape(shape));
-    for (s, &p) in state.sign.iter_mut().zip(&phi) {
-        *s = if p < 0.0 { -1 } else { 1 };
+    for (&n, &p) in rank.iter().zip(&phi) {
+        state.sign[n as usize] = if p < 0.0 { -1 } else { 1 };
     }
     for c in 0..mesh.num_cells() as u32 {
         let cell = mesh.cell(c);
@@ -460,8 +480,9 @@ fn from_shape<'a, const D: usize>(mesh: &SimplexMesh<D>, shape: &'a dyn Shape<D>
         });
         if lo <= 0.0 && hi >= 0.0 {
             for &v in cell {
-                let sign = state.sign[v as usize];
-                state.freeze(v, phi[v as usize].abs(), sign, 0);
+                let n = rank[v as usize];
+                let sign = state.sign[n as usize];
+                state.freeze(n, phi[v as usize].abs(), sign, 0);
             }
         }
     }

@@ -40,8 +40,10 @@
 //! of closest-point mode, the linear value and the gradient: 42 bytes in 2D, 50 in 3D), and
 //! during the initialisation of a front of mesh facets 4 bytes a cell (where each cell touching
 //! the front is listed, zeroed memory from the allocator, written only there), but only the band
-//! is visited. The march walks the mesh's node stars ([`SimplexMesh::star`]), which the mesh
-//! builds at the first march and keeps with its other adjacency (outside the times reported).
+//! is visited. The march walks the mesh's node stars in the numbering of a Morton curve
+//! ([`SimplexMesh::ordered_stars`]: a star's nodes and their values then lie close in memory),
+//! which the mesh builds at the first march and keeps with its other adjacency (outside the times
+//! reported); the state is kept in that numbering and the field returned in the mesh's.
 
 pub mod curved;
 mod heap;
@@ -200,14 +202,20 @@ pub fn distance_to_range<const D: usize>(
             message: "must be a number".into(),
         });
     }
-    mesh.stars_ready();
+    mesh.ordered_stars_ready();
     let start = Instant::now();
     let mut state = init::initialise(mesh, front, options)?;
     let init_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
     march::march(mesh, &mut state, d_max, options.closest_point);
     let march_seconds = start.elapsed().as_secs_f64();
-    Ok(state.finish(d_max, default, options, init_seconds, march_seconds))
+    Ok(state.finish(
+        mesh.ordered_stars(),
+        d_max,
+        default,
+        options,
+        (init_seconds, march_seconds),
+    ))
 }
 
 /// Several fields on the same mesh (one per body, say), computed in parallel; each is exactly what

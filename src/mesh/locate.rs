@@ -19,6 +19,7 @@
 //! [`locate_many`](super::SimplexMesh::locate_many) orders a batch of points along a Morton
 //! (Z-order) curve and walks from each answer to the next, which touches memory in order.
 
+use super::morton::Morton;
 use super::{SimplexMesh, NONE};
 use crate::math::{barycentric, Point};
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
@@ -47,9 +48,8 @@ pub(super) struct Locator<const D: usize> {
     tree: ImmutableKdTree<f64, D>,
     /// The longest edge of the mesh, squared (slightly enlarged against round-off).
     reach_sq: f64,
-    /// Bounding box of the nodes, for the Morton keys.
-    lo: Point<D>,
-    scale: f64,
+    /// Keys over the nodes' bounding box.
+    morton: Morton<D>,
 }
 
 impl<const D: usize> Locator<D> {
@@ -70,12 +70,10 @@ impl<const D: usize> Locator<D> {
             .reduce(|| 0.0, f64::max);
         let tree = ImmutableKdTree::new_from_slice(&nodes).expect("a valid mesh has finite nodes");
         let (lo, hi) = mesh.bounding_box();
-        let extent = (hi - lo).max();
         Locator {
             tree,
             reach_sq: reach_sq * (1.0 + 1e-9),
-            lo,
-            scale: if extent > 0.0 { 1.0 / extent } else { 1.0 },
+            morton: Morton::new(lo, hi),
         }
     }
 
@@ -119,7 +117,7 @@ impl<const D: usize> Locator<D> {
         let mut order: Vec<(u64, u32)> = xs
             .par_iter()
             .enumerate()
-            .map(|(i, x)| (self.morton(x), i as u32))
+            .map(|(i, x)| (self.morton.key(x), i as u32))
             .collect();
         order.par_sort_unstable();
         let located: Vec<(u32, Option<CellPoint>)> = order
@@ -140,21 +138,6 @@ impl<const D: usize> Locator<D> {
             out[i as usize] = found;
         }
         out
-    }
-
-    /// Morton key of `x`: the bits of its quantised coordinates (21 per axis in 3D, 32 in 2D),
-    /// interleaved.
-    fn morton(&self, x: &Point<D>) -> u64 {
-        let bits = 64 / D as u32;
-        let max = ((1u64 << bits) - 1) as f64;
-        let q: [u64; D] = std::array::from_fn(|a| (((x[a] - self.lo[a]) * self.scale).clamp(0.0, 1.0) * max) as u64);
-        let mut key = 0u64;
-        for b in (0..bits).rev() {
-            for qa in q {
-                key = (key << 1) | ((qa >> b) & 1);
-            }
-        }
-        key
     }
 
     /// Tests the cells of every node within reach of `x`.

@@ -13,6 +13,7 @@ pub mod generate;
 pub mod gmsh;
 mod locate;
 mod moments;
+mod morton;
 pub mod periodic;
 mod star;
 mod topology;
@@ -25,6 +26,7 @@ pub use topology::NONE;
 use crate::math::{self, Point, Vector};
 use locate::Locator;
 use rayon::prelude::*;
+pub use star::OrderedStars;
 use star::Stars;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -76,6 +78,7 @@ pub struct SimplexMesh<const D: usize> {
     cell_quality: Vec<f64>,
     locator: OnceLock<Locator<D>>,
     stars: OnceLock<Stars>,
+    ordered_stars: OnceLock<OrderedStars<D>>,
 }
 
 impl<const D: usize> Clone for SimplexMesh<D> {
@@ -93,6 +96,7 @@ impl<const D: usize> Clone for SimplexMesh<D> {
             cell_quality: self.cell_quality.clone(),
             locator: OnceLock::new(),
             stars: OnceLock::new(),
+            ordered_stars: OnceLock::new(),
         }
     }
 }
@@ -153,6 +157,7 @@ impl<const D: usize> SimplexMesh<D> {
             cell_quality,
             locator: OnceLock::new(),
             stars: OnceLock::new(),
+            ordered_stars: OnceLock::new(),
         };
         mesh.facet_cells = mesh.find_facet_cells()?;
         Ok(mesh)
@@ -425,9 +430,27 @@ impl<const D: usize> SimplexMesh<D> {
         self.stars();
     }
 
+    /// Builds the [`ordered_stars`](Self::ordered_stars) now rather than at the first march.
+    pub fn ordered_stars_ready(&self) {
+        self.ordered_stars();
+    }
+
     fn stars(&self) -> &Stars {
         self.stars
-            .get_or_init(|| Stars::new(self.num_points(), &self.parts.cells, Self::NV, &self.topology))
+            .get_or_init(|| Stars::new(self.num_points(), &self.parts.cells, Self::NV, &self.topology, None))
+    }
+
+    /// The nodes renumbered along a Morton curve, with their stars in that numbering, built at the
+    /// first call and kept: the fast marching's view of the mesh (see [`OrderedStars`]).
+    pub fn ordered_stars(&self) -> &OrderedStars<D> {
+        self.ordered_stars.get_or_init(|| {
+            OrderedStars::new(
+                &self.parts.points,
+                &self.parts.cells,
+                &self.topology,
+                self.bounding_box(),
+            )
+        })
     }
 
     fn locator(&self) -> &Locator<D> {

@@ -4,9 +4,14 @@
 //! triangulated surface of the faces opposite it, whose edges `(b, c)` are the triangles `(a, b, c)`
 //! around `a`. Fast marching walks a star at every node it accepts
 //! ([`crate::fmm`]): with positions instead of node numbers it needs no search and no look-up in
-//! mesh-sized arrays.
+//! mesh-sized arrays. [`OrderedStars`] are the same stars with the nodes renumbered along a
+//! Morton curve ([`super::morton`]), the numbering the march works in: the nodes of a star and
+//! their values then lie close in memory, where a mesh's own numbering (Gmsh's, say) scatters
+//! them (docs/performance.md, "Fast marching against scikit-fmm").
 
+use super::morton::Morton;
 use super::topology::Topology;
+use crate::math::Point;
 use rayon::prelude::*;
 
 /// The most neighbours a node may have: link positions are `u16`.
@@ -25,18 +30,32 @@ pub struct Stars {
 }
 
 impl Stars {
-    /// The stars of the `n_points` nodes of `cells` (flat, `nv` nodes each). Every node has at most
+    /// The stars of the `n_points` nodes of `cells` (flat, `nv` nodes each), in the numbering
+    /// `order` gives (`(old, rank)`: the node numbered `n` is the mesh's `old[n]`, the mesh's node
+    /// `u` is numbered `rank[u]`), the mesh's own if `None`. Every node has at most
     /// [`MAX_NEIGHBOURS`] neighbours (checked when the mesh is built).
-    pub(super) fn new(n_points: usize, cells: &[u32], nv: usize, topology: &Topology) -> Self {
+    pub(super) fn new(
+        n_points: usize,
+        cells: &[u32],
+        nv: usize,
+        topology: &Topology,
+        order: Option<(&[u32], &[u32])>,
+    ) -> Self {
         let stars: Vec<(Vec<u32>, Vec<[u16; 2]>)> = (0..n_points as u32)
             .into_par_iter()
-            .map(|v| {
+            .map(|n| {
+                let (v, rank) = match order {
+                    Some((old, rank)) => (old[n as usize], Some(rank)),
+                    None => (n, None),
+                };
+                let number = |u: u32| rank.map_or(u, |r| r[u as usize]);
                 let around = topology.cells_of_node(v);
                 let cell = |c: u32| &cells[c as usize * nv..(c as usize + 1) * nv];
                 let mut nodes: Vec<u32> = around
                     .iter()
                     .flat_map(|&c| cell(c).iter().copied())
                     .filter(|&u| u != v)
+                    .map(number)
                     .collect();
                 nodes.sort_unstable();
                 nodes.dedup();
@@ -45,7 +64,7 @@ impl Stars {
                 for &c in around {
                     let (mut others, mut m) = ([0u16; 3], 0);
                     for &u in cell(c).iter().filter(|&&u| u != v) {
-                        others[m] = position(u);
+                        others[m] = position(number(u));
                         m += 1;
                     }
                     for (i, &p) in others[..m].iter().enumerate() {
@@ -84,6 +103,52 @@ impl Stars {
             &self.nodes[self.node_offsets[v] as usize..self.node_offsets[v + 1] as usize],
             &self.edges[self.edge_offsets[v] as usize..self.edge_offsets[v + 1] as usize],
         )
+    }
+}
+
+/// The nodes renumbered along a Morton curve, their coordinates and their stars in that
+/// numbering: what the fast marching walks ([`crate::fmm`]). Built once per mesh, `O(n log n)`
+/// (the sort) plus the stars; 8 bytes a node for the two maps and `8 D` for the coordinates beside
+/// the stars.
+#[derive(Debug)]
+pub struct OrderedStars<const D: usize> {
+    /// `old[n]`: the mesh's node numbered `n`.
+    pub old: Vec<u32>,
+    /// `rank[u]`: the number of the mesh's node `u`.
+    pub rank: Vec<u32>,
+    /// The nodes' coordinates in the new numbering.
+    pub points: Vec<Point<D>>,
+    stars: Stars,
+}
+
+impl<const D: usize> OrderedStars<D> {
+    pub(super) fn new(points: &[Point<D>], cells: &[u32], topology: &Topology, (lo, hi): (Point<D>, Point<D>)) -> Self {
+        let morton = Morton::new(lo, hi);
+        let mut keyed: Vec<(u64, u32)> = points
+            .par_iter()
+            .enumerate()
+            .map(|(u, x)| (morton.key(x), u as u32))
+            .collect();
+        keyed.par_sort_unstable();
+        let old: Vec<u32> = keyed.iter().map(|&(_, u)| u).collect();
+        let mut rank = vec![0u32; old.len()];
+        for (n, &u) in old.iter().enumerate() {
+            rank[u as usize] = n as u32;
+        }
+        let stars = Stars::new(points.len(), cells, D + 1, topology, Some((&old, &rank)));
+        OrderedStars {
+            points: old.iter().map(|&u| points[u as usize]).collect(),
+            old,
+            rank,
+            stars,
+        }
+    }
+
+    /// The neighbours of the node numbered `n` (ascending, in the new numbering) and the edges of
+    /// its link as positions among them.
+    #[inline]
+    pub fn star(&self, n: u32) -> (&[u32], &[[u16; 2]]) {
+        self.stars.of(n)
     }
 }
 
@@ -135,6 +200,36 @@ mod tests {
             }
         }
         interior
+    }
+
+    /// The ordered stars are the stars renumbered: `old` and `rank` are inverse permutations, the
+    /// points follow them, and each node's neighbours and link edges are its own star's.
+    #[test]
+    fn ordered_stars_are_the_stars_renumbered() {
+        let cube = axis_box::<3>(
+            Point::<3>::new(0.0, 0.0, 0.0),
+            Point::<3>::new(1.0, 2.0, 1.5),
+            [3, 5, 4],
+        )
+        .unwrap();
+        let ordered = cube.ordered_stars();
+        assert_ne!(ordered.old, (0..cube.num_points() as u32).collect::<Vec<_>>());
+        for (n, &u) in ordered.old.iter().enumerate() {
+            assert_eq!(ordered.rank[u as usize], n as u32);
+            assert_eq!(ordered.points[n], cube.points()[u as usize]);
+            let (nodes, edges) = ordered.star(n as u32);
+            let (want_nodes, want_edges) = cube.star(u);
+            let back: BTreeSet<u32> = nodes.iter().map(|&m| ordered.old[m as usize]).collect();
+            assert_eq!(back, want_nodes.iter().copied().collect::<BTreeSet<_>>());
+            let pair = |list: &[u32], [p, q]: [u16; 2]| {
+                let (a, b) = (list[p as usize], list[q as usize]);
+                (a.min(b), a.max(b))
+            };
+            let old_nodes: Vec<u32> = nodes.iter().map(|&m| ordered.old[m as usize]).collect();
+            let got: BTreeSet<(u32, u32)> = edges.iter().map(|&e| pair(&old_nodes, e)).collect();
+            let want: BTreeSet<(u32, u32)> = want_edges.iter().map(|&e| pair(want_nodes, e)).collect();
+            assert_eq!(got, want, "node {u}");
+        }
     }
 
     #[test]
