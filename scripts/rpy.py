@@ -14,7 +14,7 @@ of the whole cube to zero: the frame of zero volume flux, tumble's `settling_vel
 Hasimoto's (1959) simple cubic array to O(φ) (0.4987 at φ = 0.027, Zick and Homsy 0.4980) and
 Batchelor's (1976) pair mobility to O(r⁻³); it leaves out the near-field and many-body
 reflections, which slow a dense suspension (the simple cubic array at φ = 0.216: RPY 0.160,
-Zick and Homsy 0.134). Cost O(N K³ L³) (numpy, chunked).
+Zick and Homsy 0.134). Cost O(N K³ L³) (numpy, chunked; `pip install numpy`).
 
     python3 scripts/rpy.py run <folder>...        RPY against a tumble run's own bodies.csv
     python3 scripts/rpy.py scatter --fraction 0.2 --gap 0.1 --count 16 100 400
