@@ -295,6 +295,7 @@ fn a_3d_run_in_stokes_flow_continues_bit_for_bit_past_the_patch() {
     let text = EGG_IN_A_BOX
         .replace("cells = [6, 6, 6]", "cells = [10, 10, 10]")
         .replace("viscosity = 1.0", "viscosity = 2000.0\nsolver = \"iterative\"");
+    assert!(text.contains("cells = [10, 10, 10]") && text.contains("solver = \"iterative\""));
     assert_continues_bit_for_bit(&text, ("0.035", "0.06"), "flow.pvd");
 }
 

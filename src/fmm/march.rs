@@ -3,13 +3,11 @@
 use super::init::{State, ACCEPTED};
 use super::update::Face;
 use crate::math::{Point, Vector};
-use crate::mesh::{OrderedStars, SimplexMesh};
+use crate::mesh::OrderedStars;
 
 /// Runs the march from the initialised nodes until the heap is empty or its smallest value exceeds
-/// `d_max`.
-/// Works in the numbering of the mesh's [`OrderedStars`], as the state does.
-pub(super) fn march<const D: usize>(mesh: &SimplexMesh<D>, state: &mut State<D>, d_max: f64, closest_point: bool) {
-    let mesh = mesh.ordered_stars();
+/// `d_max`, in the numbering of the mesh's [`OrderedStars`], as the state is.
+pub(super) fn march<const D: usize>(mesh: &OrderedStars<D>, state: &mut State<D>, d_max: f64, closest_point: bool) {
     // The linear values start as the initialised ones, and the initialised nodes' gradients point
     // away from the front, for the second-order values of their neighbours.
     if !closest_point {
@@ -120,7 +118,7 @@ fn relax<const D: usize>(
 }
 
 /// The neighbourhood of the node `a` being accepted, gathered once per acceptance from its star
-/// ([`SimplexMesh::star`]) in buffers reused from node to node.
+/// ([`OrderedStars::star`]) in buffers reused from node to node.
 #[derive(Debug, Default)]
 struct Stencil<const D: usize> {
     /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a

@@ -202,20 +202,15 @@ pub fn distance_to_range<const D: usize>(
             message: "must be a number".into(),
         });
     }
-    mesh.ordered_stars_ready();
+    // Built at the first march and kept by the mesh, outside the times.
+    let ordered = mesh.ordered_stars();
     let start = Instant::now();
     let mut state = init::initialise(mesh, front, options)?;
     let init_seconds = start.elapsed().as_secs_f64();
     let start = Instant::now();
-    march::march(mesh, &mut state, d_max, options.closest_point);
+    march::march(ordered, &mut state, d_max, options.closest_point);
     let march_seconds = start.elapsed().as_secs_f64();
-    Ok(state.finish(
-        mesh.ordered_stars(),
-        d_max,
-        default,
-        options,
-        (init_seconds, march_seconds),
-    ))
+    Ok(state.finish(ordered, d_max, default, options, (init_seconds, march_seconds)))
 }
 
 /// Several fields on the same mesh (one per body, say), computed in parallel; each is exactly what

@@ -430,11 +430,6 @@ impl<const D: usize> SimplexMesh<D> {
         self.stars();
     }
 
-    /// Builds the [`ordered_stars`](Self::ordered_stars) now rather than at the first march.
-    pub fn ordered_stars_ready(&self) {
-        self.ordered_stars();
-    }
-
     fn stars(&self) -> &Stars {
         self.stars
             .get_or_init(|| Stars::new(self.num_points(), &self.parts.cells, Self::NV, &self.topology, None))
