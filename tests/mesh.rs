@@ -214,18 +214,6 @@ fn invalid_meshes_are_errors_naming_the_culprit() {
     unmarked.facet_names = BTreeMap::from([(5, "wall".into())]);
     assert!(err(unmarked).contains("facet 0 (marker wall): nodes [0, 3] are not the nodes of a face"));
     assert!(err(triangle_parts(vec![], square())).contains("no cells"));
-    // A fan of more triangles around one node than its star's u16 positions can hold.
-    let n = 32_769u32;
-    let mut fan = vec![Point::<2>::new(0.0, 0.0)];
-    fan.extend((0..n).map(|k| {
-        let angle = std::f64::consts::TAU * f64::from(k) / f64::from(n);
-        Point::<2>::new(angle.cos(), angle.sin())
-    }));
-    let cells = (1..=n).flat_map(|k| [0, k, k % n + 1]).collect();
-    assert_eq!(
-        err(triangle_parts(cells, fan)),
-        "node 0: it belongs to 32769 cells; at most 32768 are supported"
-    );
 }
 
 #[test]
@@ -289,4 +277,52 @@ fn shortest_edge_of_a_box_is_its_smallest_spacing() {
     assert!((rect.shortest_edge() - 0.1).abs() < 1e-12, "{}", rect.shortest_edge());
     let cube = axis_box::<3>(Point::<3>::zeros(), Point::<3>::repeat(1.0), [3, 4, 5]).unwrap();
     assert!((cube.shortest_edge() - 0.2).abs() < 1e-12, "{}", cube.shortest_edge());
+}
+
+/// A node with more neighbours than a star's link masks hold (a fan of 100 triangles around the
+/// centre of a regular 100-gon) is a mesh like any other, and fast marching over it stays an
+/// upper bound close to the distance: to an arc of the polygon's boundary, inside the convex
+/// polygon the straight distance to the arc (exact at the centre, within 10 % on the ring).
+#[test]
+fn a_node_with_a_hundred_neighbours_is_marched_through() {
+    let n = 100u32;
+    let angle = |k: u32| std::f64::consts::TAU * f64::from(k) / f64::from(n);
+    let mut points = vec![Point::<2>::new(0.0, 0.0)];
+    points.extend((0..n).map(|k| Point::<2>::new(angle(k).cos(), angle(k).sin())));
+    let cells = (1..=n).flat_map(|k| [0, k, k % n + 1]).collect();
+    // The arc: the boundary edges between the ring's nodes 40 and 60 (144° to 216°).
+    let arc: Vec<[u32; 2]> = (41..=60).map(|k| [k, k + 1]).collect();
+    let mesh = SimplexMesh::new(MeshParts {
+        facet_markers: vec![1; arc.len()],
+        facets: arc,
+        facet_names: BTreeMap::from([(1, "arc".into())]),
+        ..triangle_parts(cells, points)
+    })
+    .unwrap();
+    assert_eq!(mesh.star(0).0.len(), n as usize);
+    let front = tumble::fmm::Front::named(&mesh, &["arc"]).unwrap();
+    let unsigned = tumble::fmm::FmmOptions {
+        signed: false,
+        ..Default::default()
+    };
+    let field = tumble::fmm::distance_to_range(&mesh, &front, &unsigned).unwrap();
+    let ends = [mesh.points()[41], mesh.points()[61]];
+    for (v, x) in mesh.points().iter().enumerate() {
+        let k = v as u32;
+        let exact = if (41..=61).contains(&k) {
+            0.0
+        } else if v == 0 {
+            // The nearest points of the arc are the middles of its chords.
+            (std::f64::consts::PI / f64::from(n)).cos()
+        } else {
+            ends.iter().map(|e| (x - e).norm()).fold(f64::INFINITY, f64::min)
+        };
+        // First order on this mesh: the ring's nodes are reached along its chords and through
+        // the centre, at most 9.4 % above the distance.
+        let got = field.values[v];
+        assert!(
+            got >= exact - 1e-12 && got <= 1.1 * exact,
+            "node {v}: {got} against {exact}"
+        );
+    }
 }

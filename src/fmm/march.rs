@@ -3,7 +3,7 @@
 use super::init::{State, ACCEPTED};
 use super::update::Face;
 use crate::math::{Point, Vector};
-use crate::mesh::OrderedStars;
+use crate::mesh::{OrderedStars, LINK_POSITIONS};
 
 /// Runs the march from the initialised nodes until the heap is empty or its smallest value exceeds
 /// `d_max`, in the numbering of the mesh's [`OrderedStars`], as the state is.
@@ -32,6 +32,9 @@ pub(super) fn march<const D: usize>(mesh: &OrderedStars<D>, state: &mut State<D>
             break;
         }
         state.heap.pop();
+        if let Some((_, next)) = state.heap.peek() {
+            mesh.prefetch(next);
+        }
         state.status[v as usize] = ACCEPTED;
         state.accepted.push(v);
         relax(mesh, state, &mut stencil, v, d_max, closest_point);
@@ -83,9 +86,11 @@ fn relax<const D: usize>(
 ) {
     let points = &mesh.points;
     let (pa, ta) = (points[a as usize], state.value[a as usize]);
-    stencil.gather(mesh, &state.status, &state.value, a);
+    let (neighbours, links) = mesh.star(a);
+    stencil.gather(neighbours, &state.status);
     for k in 0..stencil.targets.len() {
-        let v = stencil.targets[k];
+        let slot = stencil.targets[k] as usize;
+        let v = neighbours[slot];
         let x = points[v as usize];
         let i = v as usize;
         if closest_point {
@@ -98,12 +103,13 @@ fn relax<const D: usize>(
             continue;
         }
         let w = x - pa;
-        let (linear, through) = stencil.eikonal(k, &w, (pa, ta), points, &state.value);
+        let near = links[slot] & stencil.known;
+        let (linear, through) = stencil.eikonal(near, &w, (pa, ta), neighbours, links, points, &state.value);
         if linear < state.linear[i] {
             state.linear[i] = linear;
             // Beyond the band a value only needs to say so.
             let (candidate, direction) = if linear <= d_max {
-                stencil.correct(through, &w, ta, &state.gradient)
+                stencil.correct(&through, &w, ta, &state.gradient[a as usize], &state.gradient)
             } else {
                 (linear, Vector::<D>::zeros())
             };
@@ -118,186 +124,136 @@ fn relax<const D: usize>(
 }
 
 /// The neighbourhood of the node `a` being accepted, gathered once per acceptance from its star
-/// ([`OrderedStars::star`]) in buffers reused from node to node.
-#[derive(Debug, Default)]
+/// ([`OrderedStars::star`]), in buffers reused from node to node. Positions are those of `a`'s
+/// star; a target's accepted neighbours that share a cell with `a` are its link neighbours among
+/// `known` (`links[target] & known`), and the link edges between those are the triangles
+/// `(a, b, c)` it is updated through (3D).
+#[derive(Debug)]
 struct Stencil<const D: usize> {
-    /// The unaccepted neighbours of `a`, and for each the accepted neighbours of `a` it shares a
-    /// cell with, as bits of their index in `known` (modulo 64).
+    /// The positions of `a`'s unaccepted neighbours.
     targets: Vec<u32>,
-    near: Vec<u64>,
-    /// The accepted neighbours of `a`.
-    known: Vec<u32>,
-    /// For each neighbour of `a` in its star's order, its index in `known` (accepted) or in
-    /// `targets` (with [`TARGET`] added).
-    place: Vec<u32>,
-    /// The faces `(a, …)` of accepted nodes that a front can cross ([`Face::new`]), prepared once
-    /// `a` has a target, those some target tries: 2D, the edges `(a, b)`, with the bit of `b` in
-    /// `known`; 3D, the triangles `(a, b, c)` around `a` (the edges of its link), with the bits of
-    /// `b` and `c`. A target tries the faces whose bits it has all of.
-    faces: Vec<Face<D>>,
-    bits: Vec<u64>,
-    /// The link edges between accepted neighbours (3D), as indices in `known`.
-    pairs: Vec<[u32; 2]>,
-    /// The faces a target tries, listed without branching.
-    tried: Vec<u32>,
-    /// The edges `(a, b)` to the accepted neighbours in 3D, prepared when a target that no
-    /// triangle reaches needs them.
-    edges: Vec<Face<D>>,
-    /// The other nodes of each face (`(b, c)`; `(b, b)` for an edge in 2D) and of each edge (3D),
-    /// for their gradients.
-    face_nodes: Vec<[u32; 2]>,
-    edge_nodes: Vec<u32>,
-    /// The bit of each edge's `b` in `known`: a target tries the edges to its own `near` nodes.
-    edge_bits: Vec<u64>,
-    /// The node being accepted.
-    a: u32,
+    /// The positions of `a`'s accepted neighbours, as bits (the first
+    /// [`LINK_POSITIONS`]).
+    known: u64,
+    /// The edges `(a, b)` prepared for this acceptance, by the position of `b`: `ready` has its
+    /// bit once prepared, `edges` the face ([`Face::new`]) or `None` if no front crosses it. An
+    /// edge serves the targets on both sides of it, so it is prepared once, when one asks.
+    ready: u64,
+    edges: Vec<Option<Face<D>>>,
 }
 
-/// Marks an index in `Stencil::targets` in `Stencil::place`.
-const TARGET: u32 = 1 << 31;
+impl<const D: usize> Default for Stencil<D> {
+    fn default() -> Self {
+        Stencil {
+            targets: Vec::new(),
+            known: 0,
+            ready: 0,
+            edges: vec![None; LINK_POSITIONS],
+        }
+    }
+}
 
 impl<const D: usize> Stencil<D> {
-    /// The targets, the accepted neighbours and the faces around `a`, each once: the neighbours
-    /// are `a`'s star, a target shares a cell with `a` and an accepted neighbour when the two
-    /// span an edge of the link, and the faces are, in 2D, the edges to the accepted neighbours
-    /// that share a cell with some target, in 3D the link's edges between accepted neighbours
-    /// that both share a cell with some target.
-    fn gather(&mut self, mesh: &OrderedStars<D>, status: &[u8], value: &[f64], a: u32) {
+    /// The targets and the accepted neighbours of `a`, whose star's nodes are `neighbours`.
+    fn gather(&mut self, neighbours: &[u32], status: &[u8]) {
         self.targets.clear();
-        self.near.clear();
-        self.known.clear();
-        self.place.clear();
-        self.faces.clear();
-        self.face_nodes.clear();
-        self.bits.clear();
-        self.pairs.clear();
-        self.edges.clear();
-        self.edge_nodes.clear();
-        self.edge_bits.clear();
-        self.a = a;
-        let (neighbours, link) = mesh.star(a);
-        for &u in neighbours {
+        self.known = 0;
+        self.ready = 0;
+        for (p, &u) in neighbours.iter().enumerate() {
             if status[u as usize] == ACCEPTED {
-                self.place.push(self.known.len() as u32);
-                self.known.push(u);
+                if p < LINK_POSITIONS {
+                    self.known |= 1 << p;
+                }
             } else {
-                self.place.push(TARGET | self.targets.len() as u32);
-                self.targets.push(u);
-                self.near.push(0);
-            }
-        }
-        if self.targets.is_empty() {
-            return;
-        }
-        let points = &mesh.points;
-        let node = |u: u32| (points[u as usize], value[u as usize]);
-        let (pa, ta) = node(a);
-        let bit = |i: u32| 1u64 << (i % 64);
-        for &[p, q] in link {
-            let (i, j) = (self.place[p as usize], self.place[q as usize]);
-            match (i & TARGET == 0, j & TARGET == 0) {
-                (true, true) if D == 3 => self.pairs.push([i, j]),
-                (true, false) => self.near[(j & !TARGET) as usize] |= bit(i),
-                (false, true) => self.near[(i & !TARGET) as usize] |= bit(j),
-                _ => {}
-            }
-        }
-        if D == 2 {
-            let wanted = self.near.iter().fold(0, |all, &near| all | near);
-            for (i, &b) in self.known.iter().enumerate() {
-                if wanted & bit(i as u32) == 0 {
-                    continue;
-                }
-                let (pb, tb) = node(b);
-                if let Some(face) = Face::new(&[pa, pb], &[ta, tb]) {
-                    self.faces.push(face);
-                    self.face_nodes.push([b, b]);
-                    self.bits.push(bit(i as u32));
-                }
-            }
-            return;
-        }
-        for &[i, j] in &self.pairs {
-            let bits = bit(i) | bit(j);
-            if !self.near.iter().any(|&near| near & bits == bits) {
-                continue;
-            }
-            let (b, c) = (self.known[i as usize], self.known[j as usize]);
-            let ((pb, tb), (pc, tc)) = (node(b), node(c));
-            if let Some(face) = Face::new(&[pa, pb, pc], &[ta, tb, tc]) {
-                self.faces.push(face);
-                self.face_nodes.push([b, c]);
-                self.bits.push(bits);
+                self.targets.push(p as u32);
             }
         }
     }
 
-    /// The smallest valid linear update of target `k` at `w = x − x_a` (`a` at `pa` with value
-    /// `ta`) and where it comes from.
+    /// The smallest valid linear update at `w = x − x_a` (`a` at `pa` with value `ta`) of a
+    /// target whose accepted neighbours sharing a cell with `a` are the positions `near`, and
+    /// where it comes from: in 3D through the triangles `(a, b, c)` over the link edges between
+    /// them and, if none is valid, the edges `(a, b)` to them; in 2D through the edges.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn eikonal(
         &mut self,
-        k: usize,
+        near: u64,
         w: &Vector<D>,
         (pa, ta): (Point<D>, f64),
+        neighbours: &[u32],
+        links: &[u64],
         points: &[Point<D>],
         value: &[f64],
-    ) -> (f64, Through) {
-        let mut through = (f64::INFINITY, u32::MAX);
-        let near = self.near[k];
-        self.tried.resize(self.faces.len(), 0);
-        let mut n = 0;
-        for (i, &bits) in self.bits.iter().enumerate() {
-            self.tried[n] = i as u32;
-            n += usize::from(bits & near == bits);
-        }
-        for &i in &self.tried[..n] {
-            let t = self.faces[i as usize].value(w);
-            if t < through.0 {
-                through = (t, i);
-            }
-        }
-        let alone = ta + w.norm();
-        if through.0 < alone {
-            return (through.0, Through::Face(through.1));
-        }
-        let mut best = (alone, Through::Node);
-        if D == 3 && through.0 == f64::INFINITY {
-            if self.edges.is_empty() {
-                for (j, &b) in self.known.iter().enumerate() {
-                    let (pb, tb) = (points[b as usize], value[b as usize]);
-                    if let Some(edge) = Face::new(&[pa, pb], &[ta, tb]) {
-                        self.edges.push(edge);
-                        self.edge_nodes.push(b);
-                        self.edge_bits.push(1u64 << (j % 64));
+    ) -> (f64, Through<D>) {
+        let node = |p: u32| {
+            let u = neighbours[p as usize];
+            (u, points[u as usize], value[u as usize])
+        };
+        let mut best = (f64::INFINITY, Through::Node);
+        if D == 3 {
+            let mut rest = near;
+            while rest != 0 {
+                let p = rest.trailing_zeros();
+                rest &= rest - 1;
+                let mut pairs = links[p as usize] & rest;
+                let (b, pb, tb) = node(p);
+                while pairs != 0 {
+                    let q = pairs.trailing_zeros();
+                    pairs &= pairs - 1;
+                    let (c, pc, tc) = node(q);
+                    if let Some(face) = Face::new(&[pa, pb, pc], &[ta, tb, tc]) {
+                        let t = face.value(w);
+                        if t < best.0 {
+                            best = (t, Through::Face(face, [b, c]));
+                        }
                     }
                 }
             }
-            for (i, edge) in self.edges.iter().enumerate() {
-                if self.edge_bits[i] & near == 0 {
-                    continue;
+        }
+        let alone = ta + w.norm();
+        if best.0 < alone {
+            return best;
+        }
+        let faces = best.0 < f64::INFINITY;
+        let mut best = (alone, Through::Node);
+        if D == 2 || !faces {
+            let mut rest = near;
+            while rest != 0 {
+                let p = rest.trailing_zeros();
+                rest &= rest - 1;
+                let (b, pb, tb) = node(p);
+                if self.ready & 1 << p == 0 {
+                    self.ready |= 1 << p;
+                    self.edges[p as usize] = Face::new(&[pa, pb], &[ta, tb]);
                 }
-                let t = edge.value(w);
-                if t < best.0 {
-                    best = (t, Through::Edge(i as u32));
+                if let Some(edge) = &self.edges[p as usize] {
+                    let t = edge.value(w);
+                    if t < best.0 {
+                        best = (t, Through::Edge(p, b));
+                    }
                 }
             }
         }
         best
     }
 
-    /// The second-order value ([`Face::corrected`]) of the update `through` at `w = x − x_a`,
-    /// and the direction of its characteristic.
-    fn correct(&self, through: Through, w: &Vector<D>, ta: f64, gradient: &[Vector<D>]) -> (f64, Vector<D>) {
-        let ga = &gradient[self.a as usize];
+    /// The second-order value ([`Face::corrected`]) of the update `through` at `w = x − x_a` (`a`
+    /// with value `ta` and gradient `ga`), and the direction of its characteristic.
+    fn correct(
+        &self,
+        through: &Through<D>,
+        w: &Vector<D>,
+        ta: f64,
+        ga: &Vector<D>,
+        gradient: &[Vector<D>],
+    ) -> (f64, Vector<D>) {
         match through {
-            Through::Face(i) => {
-                let [b, c] = self.face_nodes[i as usize];
-                self.faces[i as usize].corrected(w, [ga, &gradient[b as usize], &gradient[c as usize]])
-            }
-            Through::Edge(i) => {
-                let b = &gradient[self.edge_nodes[i as usize] as usize];
-                self.edges[i as usize].corrected(w, [ga, b, b])
+            Through::Face(face, [b, c]) => face.corrected(w, [ga, &gradient[*b as usize], &gradient[*c as usize]]),
+            Through::Edge(p, b) => {
+                let edge = self.edges[*p as usize].as_ref().expect("an edge that gave an update");
+                let gb = &gradient[*b as usize];
+                edge.corrected(w, [ga, gb, gb])
             }
             Through::Node => {
                 let r = w.norm();
@@ -309,11 +265,11 @@ impl<const D: usize> Stencil<D> {
 
 /// Where a node's update comes from.
 #[derive(Debug, Clone, Copy)]
-enum Through {
-    /// A face of the stencil (its index).
-    Face(u32),
-    /// An edge `(a, b)` of the stencil (3D).
-    Edge(u32),
+enum Through<const D: usize> {
+    /// A triangle `(a, b, c)` (3D) and its other nodes.
+    Face(Face<D>, [u32; 2]),
+    /// The edge `(a, b)` prepared at `b`'s position in the stencil, and `b`.
+    Edge(u32, u32),
     /// The accepted node alone.
     Node,
 }

@@ -26,8 +26,8 @@ pub use topology::NONE;
 use crate::math::{self, Point, Vector};
 use locate::Locator;
 use rayon::prelude::*;
-pub use star::OrderedStars;
 use star::Stars;
+pub use star::{OrderedStars, LINK_POSITIONS};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use topology::Topology;
@@ -126,18 +126,6 @@ impl<const D: usize> SimplexMesh<D> {
         }
         let (cell_measures, cell_quality) = cell_geometry::<D>(&parts.points, &parts.cells)?;
         let topology = Topology::build(n_points, &parts.cells, nv)?;
-        if let Some(v) =
-            (0..n_points as u32).find(|&v| topology.cells_of_node(v).len() * (nv - 1) > star::MAX_NEIGHBOURS)
-        {
-            return Err(MeshError::Node {
-                node: v,
-                message: format!(
-                    "it belongs to {} cells; at most {} are supported",
-                    topology.cells_of_node(v).len(),
-                    star::MAX_NEIGHBOURS / (nv - 1)
-                ),
-            });
-        }
         let boundary: Vec<CellFace> = (0..parts.cells.len())
             .filter(|&i| topology.neighbours[i] == NONE)
             .map(|i| CellFace {
@@ -418,10 +406,10 @@ impl<const D: usize> SimplexMesh<D> {
         self.locator();
     }
 
-    /// The nodes sharing a cell with `v` (ascending) and the edges of its link as positions among
-    /// them (see `mesh::star`); all stars are built at the first call.
+    /// The nodes sharing a cell with `v` (ascending) and, for each, its neighbours in `v`'s link as
+    /// bits of their positions (see `mesh::star`); all stars are built at the first call.
     #[inline]
-    pub fn star(&self, v: u32) -> (&[u32], &[[u16; 2]]) {
+    pub fn star(&self, v: u32) -> (&[u32], &[u64]) {
         self.stars().of(v)
     }
 

@@ -1,39 +1,41 @@
-//! The star of each node, built on first use: the nodes sharing a cell with it, and the edges of
-//! its link (the pairs of those nodes that share a cell with it, each once) as positions in that
-//! list. In 2D the link of a node is the polygon of the edges opposite it; in 3D it is the
-//! triangulated surface of the faces opposite it, whose edges `(b, c)` are the triangles `(a, b, c)`
-//! around `a`. Fast marching walks a star at every node it accepts
-//! ([`crate::fmm`]): with positions instead of node numbers it needs no search and no look-up in
-//! mesh-sized arrays. [`OrderedStars`] are the same stars with the nodes renumbered along a
-//! Morton curve ([`super::morton`]), the numbering the march works in: the nodes of a star and
-//! their values then lie close in memory, where a mesh's own numbering (Gmsh's, say) scatters
-//! them (docs/performance.md, "Fast marching against scikit-fmm").
+//! The star of each node, built on first use: the nodes sharing a cell with it, and its link
+//! (the pairs of those nodes that share a cell with it) as one bit mask per neighbour: bit `q` of
+//! the mask of the neighbour at position `p` says that the neighbours at positions `p` and `q`
+//! span an edge of the link. In 2D the link of a node is the polygon of the edges opposite it; in
+//! 3D it is the triangulated surface of the faces opposite it, whose edges `(b, c)` are the
+//! triangles `(a, b, c)` around `a`. Fast marching walks a star at every node it accepts
+//! ([`crate::fmm`]): with masks it finds the accepted neighbours a node shares a cell with, and
+//! the link's edges between them, by a few bit operations, with no search and no look-up in
+//! mesh-sized arrays. The masks hold the first [`LINK_POSITIONS`] positions of a star (a Gmsh
+//! tetrahedral mesh's nodes have 10 to 40 neighbours): the link edges to positions beyond are not
+//! kept, which leaves the march fewer updates to choose from at such a node, never a wrong one.
+//! [`OrderedStars`] are the same stars with the nodes renumbered along a Morton curve
+//! ([`super::morton`]), the numbering the march works in: the nodes of a star and their values
+//! then lie close in memory, where a mesh's own numbering (Gmsh's, say) scatters them
+//! (docs/performance.md, "Fast marching against scikit-fmm").
 
 use super::morton::Morton;
 use super::topology::Topology;
 use crate::math::Point;
 use rayon::prelude::*;
 
-/// The most neighbours a node may have: link positions are `u16`.
-pub(super) const MAX_NEIGHBOURS: usize = u16::MAX as usize + 1;
+/// The positions of a star its link masks hold (the bits of a `u64`).
+pub const LINK_POSITIONS: usize = 64;
 
 /// Node stars in compressed rows (see the [module docs](self)).
 #[derive(Debug)]
 pub struct Stars {
-    /// `nodes[node_offsets[v]..node_offsets[v + 1]]`: the neighbours of `v`, ascending.
-    node_offsets: Vec<u32>,
+    /// `nodes[offsets[v]..offsets[v + 1]]`: the neighbours of `v`, ascending, and `links[…]` the
+    /// same range: for each, the positions among them of its link neighbours, as bits.
+    offsets: Vec<u32>,
     nodes: Vec<u32>,
-    /// `edges[edge_offsets[v]..edge_offsets[v + 1]]`: the edges of `v`'s link as positions in its
-    /// neighbours, each pair ascending, the pairs sorted.
-    edge_offsets: Vec<u32>,
-    edges: Vec<[u16; 2]>,
+    links: Vec<u64>,
 }
 
 impl Stars {
     /// The stars of the `n_points` nodes of `cells` (flat, `nv` nodes each), in the numbering
     /// `order` gives (`(old, rank)`: the node numbered `n` is the mesh's `old[n]`, the mesh's node
-    /// `u` is numbered `rank[u]`), the mesh's own if `None`. Every node has at most
-    /// [`MAX_NEIGHBOURS`] neighbours (checked when the mesh is built).
+    /// `u` is numbered `rank[u]`), the mesh's own if `None`.
     pub(super) fn new(
         n_points: usize,
         cells: &[u32],
@@ -41,7 +43,7 @@ impl Stars {
         topology: &Topology,
         order: Option<(&[u32], &[u32])>,
     ) -> Self {
-        let stars: Vec<(Vec<u32>, Vec<[u16; 2]>)> = (0..n_points as u32)
+        let stars: Vec<(Vec<u32>, Vec<u64>)> = (0..n_points as u32)
             .into_par_iter()
             .map(|n| {
                 let (v, rank) = match order {
@@ -59,53 +61,66 @@ impl Stars {
                     .collect();
                 nodes.sort_unstable();
                 nodes.dedup();
-                let position = |u: u32| nodes.binary_search(&u).expect("a neighbour") as u16;
-                let mut edges = Vec::with_capacity(around.len() * (nv - 1));
+                let position = |u: u32| nodes.binary_search(&u).expect("a neighbour");
+                let mut links = vec![0u64; nodes.len()];
                 for &c in around {
-                    let (mut others, mut m) = ([0u16; 3], 0);
+                    let (mut others, mut m) = ([0usize; 3], 0);
                     for &u in cell(c).iter().filter(|&&u| u != v) {
                         others[m] = position(number(u));
                         m += 1;
                     }
                     for (i, &p) in others[..m].iter().enumerate() {
                         for &q in &others[i + 1..m] {
-                            edges.push([p.min(q), p.max(q)]);
+                            if p.max(q) < LINK_POSITIONS {
+                                links[p] |= 1 << q;
+                                links[q] |= 1 << p;
+                            }
                         }
                     }
                 }
-                edges.sort_unstable();
-                edges.dedup();
-                (nodes, edges)
+                (nodes, links)
             })
             .collect();
         let mut stars_out = Stars {
-            node_offsets: Vec::with_capacity(n_points + 1),
+            offsets: Vec::with_capacity(n_points + 1),
             nodes: Vec::new(),
-            edge_offsets: Vec::with_capacity(n_points + 1),
-            edges: Vec::new(),
+            links: Vec::new(),
         };
-        stars_out.node_offsets.push(0);
-        stars_out.edge_offsets.push(0);
-        for (nodes, edges) in stars {
+        stars_out.offsets.push(0);
+        for (nodes, links) in stars {
             stars_out.nodes.extend(nodes);
-            stars_out.edges.extend(edges);
-            stars_out.node_offsets.push(stars_out.nodes.len() as u32);
-            stars_out.edge_offsets.push(stars_out.edges.len() as u32);
+            stars_out.links.extend(links);
+            stars_out.offsets.push(stars_out.nodes.len() as u32);
         }
         stars_out
     }
 
-    /// The neighbours of `v` (ascending) and the edges of its link as positions among them.
+    /// Asks the processor to bring `v`'s star into its cache (a hint; nothing on processors
+    /// without one): the march knows the next node it accepts one acceptance ahead.
     #[inline]
-    pub fn of(&self, v: u32) -> (&[u32], &[[u16; 2]]) {
-        let v = v as usize;
-        (
-            &self.nodes[self.node_offsets[v] as usize..self.node_offsets[v + 1] as usize],
-            &self.edges[self.edge_offsets[v] as usize..self.edge_offsets[v + 1] as usize],
-        )
+    pub fn prefetch(&self, v: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let start = self.offsets[v as usize] as usize;
+            // SAFETY: SSE, which the instruction needs, is part of every x86_64 processor, and a
+            // prefetch reads nothing the program sees (the addresses are in bounds anyway).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(self.nodes[start..].as_ptr().cast());
+                _mm_prefetch::<_MM_HINT_T0>(self.links[start..].as_ptr().cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = v;
+    }
+
+    /// The neighbours of `v` (ascending) and, for each, its link neighbours' positions as bits.
+    #[inline]
+    pub fn of(&self, v: u32) -> (&[u32], &[u64]) {
+        let range = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        (&self.nodes[range.clone()], &self.links[range])
     }
 }
-
 /// The nodes renumbered along a Morton curve, their coordinates and their stars in that
 /// numbering: what the fast marching walks ([`crate::fmm`]). Built once per mesh, `O(n log n)`
 /// (the sort) plus the stars; 8 bytes a node for the two maps and `8 D` for the coordinates beside
@@ -144,11 +159,17 @@ impl<const D: usize> OrderedStars<D> {
         }
     }
 
-    /// The neighbours of the node numbered `n` (ascending, in the new numbering) and the edges of
-    /// its link as positions among them.
+    /// The neighbours of the node numbered `n` (ascending, in the new numbering) and, for each,
+    /// its link neighbours' positions as bits.
     #[inline]
-    pub fn star(&self, n: u32) -> (&[u32], &[[u16; 2]]) {
+    pub fn star(&self, n: u32) -> (&[u32], &[u64]) {
         self.stars.of(n)
+    }
+
+    /// Asks the processor to bring the star of the node numbered `n` into its cache.
+    #[inline]
+    pub fn prefetch(&self, n: u32) {
+        self.stars.prefetch(n);
     }
 }
 
@@ -159,6 +180,20 @@ mod tests {
     use crate::SimplexMesh;
     use std::collections::BTreeSet;
 
+    /// The link's edges `(p, q)`, `p < q`, that a star's masks hold.
+    fn edges(links: &[u64]) -> Vec<[usize; 2]> {
+        let mut out = Vec::new();
+        for (p, &mask) in links.iter().enumerate() {
+            for (q, &back) in links.iter().enumerate().take(super::LINK_POSITIONS).skip(p + 1) {
+                if mask >> q & 1 == 1 {
+                    assert!(back >> p & 1 == 1, "the link is symmetric");
+                    out.push([p, q]);
+                }
+            }
+        }
+        out
+    }
+
     /// Every star against brute force over the cells: its nodes are exactly the nodes sharing a cell
     /// with it, its edges exactly the pairs of them in a common cell. Interior stars are spheres:
     /// `V − E + F = 2` with `F` the cells around the node (the link's triangles) in 3D, and a
@@ -166,7 +201,8 @@ mod tests {
     fn check<const D: usize>(mesh: &SimplexMesh<D>) -> usize {
         let mut interior = 0;
         for v in 0..mesh.num_points() as u32 {
-            let (nodes, edges) = mesh.star(v);
+            let (nodes, links) = mesh.star(v);
+            let edges = edges(links);
             let mut want_nodes: BTreeSet<u32> = BTreeSet::new();
             let mut want_edges: BTreeSet<(u32, u32)> = BTreeSet::new();
             for &c in mesh.cells_of_node(v) {
@@ -179,13 +215,7 @@ mod tests {
                 }
             }
             assert_eq!(nodes, want_nodes.iter().copied().collect::<Vec<_>>(), "node {v}");
-            let got: BTreeSet<(u32, u32)> = edges
-                .iter()
-                .map(|&[p, q]| {
-                    assert!(p < q);
-                    (nodes[p as usize], nodes[q as usize])
-                })
-                .collect();
+            let got: BTreeSet<(u32, u32)> = edges.iter().map(|&[p, q]| (nodes[p], nodes[q])).collect();
             assert_eq!(got.len(), edges.len(), "node {v}: an edge listed twice");
             assert_eq!(got, want_edges, "node {v}");
             let on_boundary = mesh.boundary().iter().any(|f| mesh.face_nodes(*f).contains(&v));
@@ -217,12 +247,13 @@ mod tests {
         for (n, &u) in ordered.old.iter().enumerate() {
             assert_eq!(ordered.rank[u as usize], n as u32);
             assert_eq!(ordered.points[n], cube.points()[u as usize]);
-            let (nodes, edges) = ordered.star(n as u32);
-            let (want_nodes, want_edges) = cube.star(u);
+            let (nodes, links) = ordered.star(n as u32);
+            let (want_nodes, want_links) = cube.star(u);
+            let (edges, want_edges) = (edges(links), edges(want_links));
             let back: BTreeSet<u32> = nodes.iter().map(|&m| ordered.old[m as usize]).collect();
             assert_eq!(back, want_nodes.iter().copied().collect::<BTreeSet<_>>());
-            let pair = |list: &[u32], [p, q]: [u16; 2]| {
-                let (a, b) = (list[p as usize], list[q as usize]);
+            let pair = |list: &[u32], [p, q]: [usize; 2]| {
+                let (a, b) = (list[p], list[q]);
                 (a.min(b), a.max(b))
             };
             let old_nodes: Vec<u32> = nodes.iter().map(|&m| ordered.old[m as usize]).collect();
@@ -247,9 +278,9 @@ mod tests {
         let centre = (0..cube.num_points() as u32)
             .find(|&v| (cube.points()[v as usize] - Point::<3>::new(1.0 / 3.0, 1.0 / 3.0, 1.0)).norm() < 1e-12)
             .unwrap();
-        let (nodes, edges) = cube.star(centre);
+        let (nodes, links) = cube.star(centre);
         assert_eq!(
-            (nodes.len(), edges.len(), cube.cells_of_node(centre).len()),
+            (nodes.len(), edges(links).len(), cube.cells_of_node(centre).len()),
             (14, 36, 24)
         );
     }
