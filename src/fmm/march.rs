@@ -139,7 +139,7 @@ struct Stencil<const D: usize> {
     /// bit once prepared, `edges` the face ([`Face::new`]) or `None` if no front crosses it. An
     /// edge serves the targets on both sides of it, so it is prepared once, when one asks.
     ready: u64,
-    edges: Vec<Option<Face<D>>>,
+    edges: Vec<Option<Face<D, 1>>>,
 }
 
 impl<const D: usize> Default for Stencil<D> {
@@ -202,7 +202,7 @@ impl<const D: usize> Stencil<D> {
                     let q = pairs.trailing_zeros();
                     pairs &= pairs - 1;
                     let (c, pc, tc) = node(q);
-                    if let Some(face) = Face::new(&[pa, pb, pc], &[ta, tb, tc]) {
+                    if let Some(face) = Face::new((&pa, ta), [(&pb, tb), (&pc, tc)]) {
                         let t = face.value(w);
                         if t < best.0 {
                             best = (t, Through::Face(face, [b, c]));
@@ -225,7 +225,7 @@ impl<const D: usize> Stencil<D> {
                 let (b, pb, tb) = node(p);
                 if self.ready & 1 << p == 0 {
                     self.ready |= 1 << p;
-                    self.edges[p as usize] = Face::new(&[pa, pb], &[ta, tb]);
+                    self.edges[p as usize] = Face::new((&pa, ta), [(&pb, tb)]);
                 }
                 if let Some(edge) = &self.edges[p as usize] {
                     let t = edge.value(w);
@@ -249,11 +249,10 @@ impl<const D: usize> Stencil<D> {
         gradient: &[Vector<D>],
     ) -> (f64, Vector<D>) {
         match through {
-            Through::Face(face, [b, c]) => face.corrected(w, [ga, &gradient[*b as usize], &gradient[*c as usize]]),
+            Through::Face(face, [b, c]) => face.corrected(w, ga, [&gradient[*b as usize], &gradient[*c as usize]]),
             Through::Edge(p, b) => {
                 let edge = self.edges[*p as usize].as_ref().expect("an edge that gave an update");
-                let gb = &gradient[*b as usize];
-                edge.corrected(w, [ga, gb, gb])
+                edge.corrected(w, ga, [&gradient[*b as usize]])
             }
             Through::Node => {
                 let r = w.norm();
@@ -267,7 +266,7 @@ impl<const D: usize> Stencil<D> {
 #[derive(Debug, Clone, Copy)]
 enum Through<const D: usize> {
     /// A triangle `(a, b, c)` (3D) and its other nodes.
-    Face(Face<D>, [u32; 2]),
+    Face(Face<D, 2>, [u32; 2]),
     /// The edge `(a, b)` prepared at `b`'s position in the stencil, and `b`.
     Edge(u32, u32),
     /// The accepted node alone.

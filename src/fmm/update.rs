@@ -34,62 +34,64 @@ use crate::math::{Point, Vector};
 /// The update of `v` through the face `y[0..k+1]` with times `t[0..k+1]`, or `None` if the minimum
 /// is not inside that face or violates causality. `y` and `t` hold 1 to 3 entries.
 pub fn face_update<const D: usize>(v: &Point<D>, y: &[Point<D>], t: &[f64]) -> Option<f64> {
-    if y.len() == 1 {
-        return Some(t[0] + (v - y[0]).norm());
-    }
-    let value = Face::new(y, t)?.value(&(v - y[0]));
+    let w = v - y[0];
+    let value = match y.len() {
+        1 => return Some(t[0] + w.norm()),
+        2 => Face::<D, 1>::new((&y[0], t[0]), [(&y[1], t[1])])?.value(&w),
+        _ => Face::<D, 2>::new((&y[0], t[0]), [(&y[1], t[1]), (&y[2], t[2])])?.value(&w),
+    };
     value.is_finite().then_some(value)
 }
 
-/// A face (an edge or a triangle) of accepted nodes with what its update needs that does not
-/// depend on the node updated: `E`, `G⁻¹`, `α = G⁻¹δ`, `1 − δᵀα`, and for a face of codimension
-/// one (an edge in 2D, a triangle in 3D) its normal `n` with `1/(|n| √(1 − δᵀα))`. The march
-/// prepares the faces around a newly accepted node once and updates its neighbours through them.
+/// A face of `K` edges from its node `y_0` (an edge, `K = 1`, or a triangle, `K = 2`) of accepted
+/// nodes with what its update needs that does not depend on the node updated: `E`, `G⁻¹`,
+/// `α = G⁻¹δ`, `1 − δᵀα`, and for a face of codimension one (an edge in 2D, a triangle in 3D) its
+/// normal `n` with `1/(|n| √(1 − δᵀα))`. The march prepares the faces around a newly accepted
+/// node and updates its neighbours through them. `K` a constant, the small products unroll and
+/// an edge costs what an edge needs.
 ///
 /// With a normal, `|w⊥| = |w · n| / |n|`, so `r = |w⊥| / √(1 − δᵀα)` costs one dot product and
 /// no square root or division per node updated.
 #[derive(Debug, Clone, Copy)]
-pub struct Face<const D: usize> {
-    e: [Vector<D>; 2],
-    /// `G⁻¹` as `[g00, g01, g11]` (an edge: `[1/|e|², 0, 0]`).
-    inverse: [f64; 3],
-    alpha: [f64; 2],
-    delta: [f64; 2],
-    /// `1 − δᵀα`, positive.
-    s: f64,
-    /// The normal and `1/(|n| √s)`; zero for an edge in 3D, which has no normal.
+pub struct Face<const D: usize, const K: usize> {
+    /// `y_k − y_0`.
+    e: [Vector<D>; K],
+    /// `G⁻¹`, symmetric.
+    inverse: [[f64; K]; K],
+    alpha: [f64; K],
+    delta: [f64; K],
+    /// `1/(1 − δᵀα)`, positive.
+    inv_s: f64,
+    /// The normal and `1/(|n| √(1 − δᵀα))` of a face of codimension one; zero otherwise.
     normal: Vector<D>,
     scale: f64,
     t0: f64,
     t_max: f64,
 }
 
-impl<const D: usize> Face<D> {
-    /// The face `y[0..k+1]` (k = 1 or 2) with times `t`, or `None` if no front can cross it
-    /// (`δᵀα ≥ 1`: the times rise faster along it than the distance) or it is degenerate.
+impl<const D: usize, const K: usize> Face<D, K> {
+    /// Whether the face spans a hyperplane, and so has a normal.
+    const FULL: bool = K + 1 == D;
+
+    /// The face from `y_0` with time `t_0` to the nodes `y` with times `t`, or `None` if no front
+    /// can cross it (`δᵀα ≥ 1`: the times rise faster along it than the distance) or it is
+    /// degenerate.
     #[inline]
-    pub fn new(y: &[Point<D>], t: &[f64]) -> Option<Self> {
-        let two = y.len() == 3;
-        let e = [y[1] - y[0], if two { y[2] - y[0] } else { Vector::<D>::zeros() }];
-        let delta = [t[1] - t[0], if two { t[2] - t[0] } else { 0.0 }];
-        let inverse = if two {
-            let (g00, g01, g11) = (e[0].norm_squared(), e[0].dot(&e[1]), e[1].norm_squared());
-            let det = g00 * g11 - g01 * g01;
-            if det <= 1e-300 {
-                return None;
-            }
-            let inv = 1.0 / det;
-            [g11 * inv, -g01 * inv, g00 * inv]
-        } else {
-            [1.0 / e[0].norm_squared(), 0.0, 0.0]
-        };
-        let alpha = apply(&inverse, delta);
-        let s = 1.0 - (delta[0] * alpha[0] + delta[1] * alpha[1]);
+    pub fn new((y0, t0): (&Point<D>, f64), y: [(&Point<D>, f64); K]) -> Option<Self> {
+        let e: [Vector<D>; K] = std::array::from_fn(|k| y[k].0 - y0);
+        let delta: [f64; K] = std::array::from_fn(|k| y[k].1 - t0);
+        let inverse = invert(&std::array::from_fn(|i| std::array::from_fn(|j| e[i].dot(&e[j]))))?;
+        let alpha = apply(&inverse, &delta);
+        let s = 1.0 - dot(&delta, &alpha);
         if s <= 0.0 || !s.is_finite() {
             return None;
         }
-        let (normal, scale) = if y.len() == D {
-            let n = crate::math::facet_area_normal(y);
+        let (normal, scale) = if Self::FULL {
+            let mut nodes = [*y0; 3];
+            for (k, (yk, _)) in y.iter().enumerate() {
+                nodes[k + 1] = **yk;
+            }
+            let n = crate::math::facet_area_normal(&nodes[..D]);
             (n, 1.0 / (n.norm_squared() * s).sqrt())
         } else {
             (Vector::<D>::zeros(), 0.0)
@@ -99,18 +101,12 @@ impl<const D: usize> Face<D> {
             inverse,
             alpha,
             delta,
-            s,
+            inv_s: 1.0 / s,
             normal,
             scale,
-            t0: t[0],
-            t_max: t.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+            t0,
+            t_max: y.iter().fold(t0, |m, &(_, t)| m.max(t)),
         })
-    }
-
-    /// Whether the face has a normal (it spans a hyperplane).
-    #[inline]
-    pub fn is_full(&self) -> bool {
-        self.scale > 0.0
     }
 
     /// The update of the node at `w = v − y_0`, or infinity if its minimiser is not in the face,
@@ -120,8 +116,8 @@ impl<const D: usize> Face<D> {
     #[inline]
     pub fn value(&self, w: &Vector<D>) -> f64 {
         let (lambda, r) = self.foot(w);
-        let tv = self.t0 + self.delta[0] * lambda[0] + self.delta[1] * lambda[1] + r;
-        let inside = (lambda[0] >= 0.0) & (lambda[1] >= 0.0) & (lambda[0] + lambda[1] <= 1.0);
+        let tv = self.linear(&lambda) + r;
+        let inside = lambda.iter().all(|&l| l >= 0.0) & (lambda.iter().sum::<f64>() <= 1.0);
         if (r > 0.0) & inside & (tv >= self.t_max) {
             tv
         } else {
@@ -130,44 +126,47 @@ impl<const D: usize> Face<D> {
     }
 
     /// The second-order value of the node at `w = v − y_0` (see the module docs), for a face
-    /// whose [`value`](Self::value) there is finite, given the unit gradients `g` of the times at
-    /// the face's nodes (the third ignored on an edge), and the unit direction of its
-    /// characteristic. It is evaluated at the linear update's foot (the value is stationary
-    /// there) and kept at or above the face's times, which keeps the march monotone. A node whose
-    /// gradient is unknown (zero: on the front) takes the characteristic's direction, which makes
-    /// its term vanish with the others' when no gradient is known: the linear value.
+    /// whose [`value`](Self::value) there is finite, given the unit gradients of the times at
+    /// `y_0`, `g0`, and at the other nodes, `g`, and the unit direction of its characteristic. It
+    /// is evaluated at the linear update's foot (the value is stationary there) and kept at or
+    /// above the face's times, which keeps the march monotone. A node whose gradient is unknown
+    /// (zero: on the front) takes the characteristic's direction, which makes its term vanish
+    /// with the others' when no gradient is known: the linear value.
     #[inline]
-    pub fn corrected(&self, w: &Vector<D>, g: [&Vector<D>; 3]) -> (f64, Vector<D>) {
+    pub fn corrected(&self, w: &Vector<D>, g0: &Vector<D>, g: [&Vector<D>; K]) -> (f64, Vector<D>) {
         let (lambda, r) = self.foot(w);
-        let foot = self.e[0] * lambda[0] + self.e[1] * lambda[1];
+        let foot = (0..K).fold(Vector::<D>::zeros(), |f, k| f + self.e[k] * lambda[k]);
         let q = (w - foot) / r;
         let pick = |g: &Vector<D>| g + q * f64::from(u8::from(g.norm_squared() == 0.0));
-        let g = [pick(g[0]), pick(g[1]), pick(g[2])];
-        let smooth = g.iter().all(|g| g.dot(&q) >= SMOOTH);
-        let l0 = 1.0 - lambda[0] - lambda[1];
-        let correction = 0.5
-            * f64::from(u8::from(smooth))
-            * (l0 * g[0].dot(&foot)
-                + lambda[0] * g[1].dot(&(foot - self.e[0]))
-                + lambda[1] * g[2].dot(&(foot - self.e[1])));
-        let tv = self.t0 + self.delta[0] * lambda[0] + self.delta[1] * lambda[1] + r + correction;
+        let (g0, g) = (pick(g0), g.map(pick));
+        let smooth = g0.dot(&q) >= SMOOTH && g.iter().all(|g| g.dot(&q) >= SMOOTH);
+        let l0 = lambda.iter().fold(1.0, |l, x| l - x);
+        let terms = (0..K).fold(l0 * g0.dot(&foot), |sum, k| {
+            sum + lambda[k] * g[k].dot(&(foot - self.e[k]))
+        });
+        let correction = 0.5 * f64::from(u8::from(smooth)) * terms;
+        let tv = self.linear(&lambda) + r + correction;
         (tv.max(self.t_max), q)
+    }
+
+    /// The times' linear interpolant at the point `λ` of the face.
+    #[inline]
+    fn linear(&self, lambda: &[f64; K]) -> f64 {
+        (0..K).fold(self.t0, |t, k| t + self.delta[k] * lambda[k])
     }
 
     /// The foot of the characteristic through the node at `w`: its coordinates `λ` on the face and
     /// its distance `r` from the node.
     #[inline]
-    fn foot(&self, w: &Vector<D>) -> ([f64; 2], f64) {
-        let ew = [self.e[0].dot(w), self.e[1].dot(w)];
-        let beta = apply(&self.inverse, ew);
-        let r = if self.is_full() {
+    fn foot(&self, w: &Vector<D>) -> ([f64; K], f64) {
+        let ew: [f64; K] = std::array::from_fn(|k| self.e[k].dot(w));
+        let beta = apply(&self.inverse, &ew);
+        let r = if Self::FULL {
             self.normal.dot(w).abs() * self.scale
         } else {
-            ((w.norm_squared() - (ew[0] * beta[0] + ew[1] * beta[1])) / self.s)
-                .max(0.0)
-                .sqrt()
+            ((w.norm_squared() - dot(&ew, &beta)) * self.inv_s).max(0.0).sqrt()
         };
-        ([beta[0] - r * self.alpha[0], beta[1] - r * self.alpha[1]], r)
+        (std::array::from_fn(|k| beta[k] - r * self.alpha[k]), r)
     }
 }
 
@@ -176,13 +175,39 @@ impl<const D: usize> Face<D> {
 /// characteristics from two parts of the front meet), which the gradients cannot interpolate.
 pub const SMOOTH: f64 = 0.9;
 
-/// `G⁻¹ b` for the symmetric `G⁻¹ = [[g00, g01], [g01, g11]]`.
+/// `G⁻¹` of the Gram matrix `G` of one or two edges, or `None` if they are parallel (two) or the
+/// edge has no length (one: its inverse is infinite, which `Face::new` then refuses).
 #[inline]
-fn apply(inverse: &[f64; 3], b: [f64; 2]) -> [f64; 2] {
-    [
-        inverse[0] * b[0] + inverse[1] * b[1],
-        inverse[1] * b[0] + inverse[2] * b[1],
-    ]
+fn invert<const K: usize>(g: &[[f64; K]; K]) -> Option<[[f64; K]; K]> {
+    let mut inverse = [[0.0; K]; K];
+    match K {
+        1 => inverse[0][0] = 1.0 / g[0][0],
+        2 => {
+            let det = g[0][0] * g[1][1] - g[0][1] * g[0][1];
+            if det <= 1e-300 {
+                return None;
+            }
+            let inv = 1.0 / det;
+            inverse[0][0] = g[1][1] * inv;
+            inverse[0][1] = -g[0][1] * inv;
+            inverse[1][0] = inverse[0][1];
+            inverse[1][1] = g[0][0] * inv;
+        }
+        _ => unreachable!("a face has one or two edges"),
+    }
+    Some(inverse)
+}
+
+/// `M b`.
+#[inline]
+fn apply<const K: usize>(m: &[[f64; K]; K], b: &[f64; K]) -> [f64; K] {
+    std::array::from_fn(|i| dot(&m[i], b))
+}
+
+/// `aᵀ b`.
+#[inline]
+fn dot<const K: usize>(a: &[f64; K], b: &[f64; K]) -> f64 {
+    (0..K).fold(0.0, |sum, k| sum + a[k] * b[k])
 }
 
 #[cfg(test)]
@@ -247,16 +272,15 @@ mod tests {
     /// no gradient known it is the linear value.
     #[test]
     fn second_order_values_of_a_point_source() {
-        fn check<const D: usize>(s: Point<D>, y: &[Point<D>], v: Point<D>) {
+        fn check<const D: usize, const K: usize>(s: Point<D>, y: &[Point<D>], v: Point<D>) {
             let t: Vec<f64> = y.iter().map(|y| (y - s).norm()).collect();
             let g: Vec<Vector<D>> = y.iter().map(|y| (y - s).normalize()).collect();
-            let face = Face::new(y, &t).unwrap();
+            let face = Face::<D, K>::new((&y[0], t[0]), std::array::from_fn(|k| (&y[k + 1], t[k + 1]))).unwrap();
             let w = v - y[0];
             let exact = (v - s).norm();
             let linear = face.value(&w);
             assert!(linear.is_finite() && linear > exact, "{linear} against {exact}");
-            let third = if y.len() == 3 { &g[2] } else { &g[1] };
-            let (second, direction) = face.corrected(&w, [&g[0], &g[1], third]);
+            let (second, direction) = face.corrected(&w, &g[0], std::array::from_fn(|k| &g[k + 1]));
             assert!(
                 (second - exact).abs() < 0.05 * (linear - exact),
                 "linear {:.3e}, second order {:.3e}",
@@ -265,16 +289,16 @@ mod tests {
             );
             assert!((direction - (v - s).normalize()).norm() < 0.05);
             let zero = Vector::<D>::zeros();
-            assert!((face.corrected(&w, [&zero; 3]).0 - linear).abs() < 1e-14);
+            assert!((face.corrected(&w, &zero, [&zero; K]).0 - linear).abs() < 1e-14);
         }
         let s2 = Point::<2>::new(0.0, -1.0);
-        check(
+        check::<2, 1>(
             s2,
             &[Point::<2>::new(-0.04, 0.0), Point::<2>::new(0.06, 0.01)],
             Point::<2>::new(0.01, 0.09),
         );
         let s3 = Point::<3>::new(0.0, 0.0, -1.0);
-        check(
+        check::<3, 2>(
             s3,
             &[
                 Point::<3>::new(-0.05, -0.03, 0.0),
