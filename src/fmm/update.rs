@@ -60,7 +60,7 @@ pub struct Face<const D: usize, const K: usize> {
     inverse: [[f64; K]; K],
     alpha: [f64; K],
     delta: [f64; K],
-    /// `1/(1 − δᵀα)`, positive.
+    /// `1/(1 − δᵀα)` for a face without a normal (zero with one).
     inv_s: f64,
     /// The normal and `1/(|n| √(1 − δᵀα))` of a face of codimension one; zero otherwise.
     normal: Vector<D>,
@@ -101,7 +101,8 @@ impl<const D: usize, const K: usize> Face<D, K> {
             inverse,
             alpha,
             delta,
-            inv_s: 1.0 / s,
+            // Only a face without a normal divides by it.
+            inv_s: if Self::FULL { 0.0 } else { 1.0 / s },
             normal,
             scale,
             t0,
