@@ -104,7 +104,16 @@ fn relax<const D: usize>(
         }
         let w = x - pa;
         let near = links[slot] & stencil.known;
-        let (linear, through) = stencil.eikonal(near, &w, (pa, ta), neighbours, links, points, &state.value);
+        let (linear, through) = stencil.eikonal(
+            near,
+            state.linear[i],
+            &w,
+            (pa, ta),
+            neighbours,
+            links,
+            points,
+            &state.value,
+        );
         if linear < state.linear[i] {
             state.linear[i] = linear;
             // Beyond the band a value only needs to say so.
@@ -173,12 +182,15 @@ impl<const D: usize> Stencil<D> {
     /// The smallest valid linear update at `w = x − x_a` (`a` at `pa` with value `ta`) of a
     /// target whose accepted neighbours sharing a cell with `a` are the positions `near`, and
     /// where it comes from: in 3D through the triangles `(a, b, c)` over the link edges between
-    /// them and, if none is valid, the edges `(a, b)` to them; in 2D through the edges.
+    /// them and, if none is valid, the edges `(a, b)` to them; in 2D through the edges. An edge
+    /// only counts if it improves on the target's `current` linear value (the others would be
+    /// discarded): [`Face::value_below`] rejects most without a square root.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn eikonal(
         &mut self,
         near: u64,
+        current: f64,
         w: &Vector<D>,
         (pa, ta): (Point<D>, f64),
         neighbours: &[u32],
@@ -228,7 +240,7 @@ impl<const D: usize> Stencil<D> {
                     self.edges[p as usize] = Face::new((&pa, ta), [(&pb, tb)]);
                 }
                 if let Some(edge) = &self.edges[p as usize] {
-                    let t = edge.value(w);
+                    let t = edge.value_below(w, best.0.min(current));
                     if t < best.0 {
                         best = (t, Through::Edge(p, b));
                     }
