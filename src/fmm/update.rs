@@ -60,8 +60,8 @@ pub struct Face<const D: usize, const K: usize> {
     inverse: [[f64; K]; K],
     alpha: [f64; K],
     delta: [f64; K],
-    /// `1/(1 − δᵀα)` for a face without a normal (zero with one).
-    inv_s: f64,
+    /// `1 − δᵀα`, positive.
+    s: f64,
     /// The normal and `1/(|n| √(1 − δᵀα))` of a face of codimension one; zero otherwise.
     normal: Vector<D>,
     scale: f64,
@@ -101,8 +101,7 @@ impl<const D: usize, const K: usize> Face<D, K> {
             inverse,
             alpha,
             delta,
-            // Only a face without a normal divides by it.
-            inv_s: if Self::FULL { 0.0 } else { 1.0 / s },
+            s,
             normal,
             scale,
             t0,
@@ -129,16 +128,20 @@ impl<const D: usize, const K: usize> Face<D, K> {
     /// The [`value`](Self::value) of the node at `w = v − y_0` if it is below `bound`, infinity
     /// otherwise. A face without a normal decides it before its square root: from
     /// `λ = β − rα` and `r = |w⊥|/√s` (`s = 1 − δᵀα`), `T_v = t_0 + δᵀβ + r s = t_0 + δᵀβ + |w⊥| √s`,
-    /// so `T_v < bound` if and only if `m = bound − t_0 − δᵀβ > 0` and `|w⊥|² s < m²` (up to
-    /// rounding). The march's edges mostly fail it: it spares their square roots.
+    /// so `T_v < bound` if and only if `m = bound − t_0 − δᵀβ > 0` and `|w⊥|² s < m²`; the
+    /// nodes that pass are evaluated as by `value`. The march's edges mostly fail it: it spares
+    /// their square roots.
     #[inline]
     pub fn value_below(&self, w: &Vector<D>, bound: f64) -> f64 {
         if !Self::FULL {
             let ew: [f64; K] = std::array::from_fn(|k| self.e[k].dot(w));
             let beta = apply(&self.inverse, &ew);
-            let m = bound - (0..K).fold(self.t0, |t, k| t + self.delta[k] * beta[k]);
+            // A relative slack far above the few units in the last place by which the identity's
+            // rounding and `value`'s differ: what fails here fails there too, to the last bit.
+            let slack = 1e-12 * bound.abs();
+            let m = bound + slack - (0..K).fold(self.t0, |t, k| t + self.delta[k] * beta[k]);
             let perp = w.norm_squared() - dot(&ew, &beta);
-            if m <= 0.0 || perp >= m * m * self.inv_s {
+            if m <= 0.0 || perp * self.s >= m * m {
                 return f64::INFINITY;
             }
         }
@@ -189,7 +192,7 @@ impl<const D: usize, const K: usize> Face<D, K> {
         let r = if Self::FULL {
             self.normal.dot(w).abs() * self.scale
         } else {
-            ((w.norm_squared() - dot(&ew, &beta)) * self.inv_s).max(0.0).sqrt()
+            ((w.norm_squared() - dot(&ew, &beta)) / self.s).max(0.0).sqrt()
         };
         (std::array::from_fn(|k| beta[k] - r * self.alpha[k]), r)
     }
