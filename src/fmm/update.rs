@@ -139,7 +139,7 @@ impl<const D: usize, const K: usize> Face<D, K> {
             // A relative slack far above the few units in the last place by which the identity's
             // rounding and `value`'s differ: what fails here fails there too, to the last bit.
             let slack = 1e-12 * bound.abs();
-            let m = bound + slack - (0..K).fold(self.t0, |t, k| t + self.delta[k] * beta[k]);
+            let m = bound + slack - self.linear(&beta);
             let perp = w.norm_squared() - dot(&ew, &beta);
             if m <= 0.0 || perp * self.s >= m * m {
                 return f64::INFINITY;
