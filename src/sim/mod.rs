@@ -15,6 +15,7 @@
 //! [`Simulation::stable_time_step`] reports with the reduced mass `m/2` for a pair and the mass
 //! reduced further by the body's turning.
 
+pub mod distributed;
 mod frame;
 mod grid;
 pub mod immersed;
@@ -24,6 +25,7 @@ pub mod state;
 /// them in and that fluid's solvers), for its users to name.
 pub use crate::body::{Angular, Dim, Kinematics, RigidBody};
 pub use crate::fluid::{Solvers, Unsteady, UnsteadyState};
+pub use distributed::{Distributed, DistributedError, Exchange, Partition, Threads};
 pub use frame::{Following, FrameMotion};
 pub use grid::PointGrid;
 pub use immersed::{substeps_for, BodyBoundary, Immersed, ImmersedOptions, ImmersedSeconds, ImmersedState};
@@ -454,18 +456,31 @@ where
         self.bodies
             .par_iter_mut()
             .zip(self.force.par_iter().zip(self.torque.par_iter()))
-            .for_each(|(b, (f, t))| {
-                b.velocity = (b.velocity + (f / b.mass + g) * dt) / (1.0 + drag.linear * dt);
-                b.position += b.velocity * dt;
-                let alpha =
-                    <Dim<D> as Kinematics<D>>::angular_acceleration(&b.inertia, &b.rotation, &b.angular_velocity, t);
-                b.angular_velocity = (b.angular_velocity + alpha * dt) * (1.0 / (1.0 + drag.angular * dt));
-                b.rotation = <Dim<D> as Kinematics<D>>::advance(&b.rotation, &b.angular_velocity, dt);
-            });
+            .for_each(|(b, (f, t))| advance(b, f, t, &g, drag, dt));
         self.wrap();
         self.time += dt;
         self.steps += 1;
         self.integration_seconds += start.elapsed().as_secs_f64();
         self.check_finite()
     }
+}
+
+/// One dry step of body `b` under the force `f` and torque `t` held over `dt`, gravity `g` and
+/// `drag` (the semi-implicit Euler step of the module's doc): the loop of [`Simulation::step`],
+/// and of [`Distributed::step`] over the bodies a rank owns.
+pub(crate) fn advance<const D: usize>(
+    b: &mut RigidBody<D>,
+    f: &Vector<D>,
+    t: &Angular<D>,
+    g: &Vector<D>,
+    drag: Drag,
+    dt: f64,
+) where
+    Dim<D>: Kinematics<D>,
+{
+    b.velocity = (b.velocity + (f / b.mass + g) * dt) / (1.0 + drag.linear * dt);
+    b.position += b.velocity * dt;
+    let alpha = <Dim<D> as Kinematics<D>>::angular_acceleration(&b.inertia, &b.rotation, &b.angular_velocity, t);
+    b.angular_velocity = (b.angular_velocity + alpha * dt) * (1.0 / (1.0 + drag.angular * dt));
+    b.rotation = <Dim<D> as Kinematics<D>>::advance(&b.rotation, &b.angular_velocity, dt);
 }
