@@ -61,6 +61,10 @@ typedef struct TumbleHost TumbleHost;
 // so it may be freed first.
 typedef struct TumbleMesh TumbleMesh;
 
+// One rank's share of a world split across ranks; made by `tumble_world_distribute`, freed
+// by `tumble_ranks_free`.
+typedef struct TumbleRanks TumbleRanks;
+
 // Bodies, walls, gravity and contact; made by `tumble_world_new`, freed by
 // `tumble_world_free`.
 typedef struct TumbleWorld TumbleWorld;
@@ -116,6 +120,37 @@ typedef struct TumbleContact {
   // The unit normal from `j` towards `i`.
   double normal[3];
 } TumbleContact;
+
+// `MPI_Alltoall` of one count per rank: `send_counts[r]` numbers go to rank `r`; the callback
+// writes into `recv_counts[r]` how many come from rank `r`. Returns 0 on success.
+typedef int (*TumbleCountsFn)(void *context, const int *send_counts, int *recv_counts);
+
+// `MPI_Alltoallv` of doubles with the counts and displacements given (the arguments in
+// `MPI_Alltoallv`'s order). Returns 0 on success.
+typedef int (*TumbleNumbersFn)(void *context,
+                               const double *send,
+                               const int *send_counts,
+                               const int *send_displacements,
+                               double *recv,
+                               const int *recv_counts,
+                               const int *recv_displacements);
+
+// The host's communicator as `tumble` uses it: its rank and size, and two callbacks that the
+// host serves with `MPI_Alltoall` and `MPI_Alltoallv` on its communicator (see
+// `examples/c/ranks_mpi.c`). `tumble` calls them only from the thread that called it, as
+// `MPI_THREAD_FUNNELED` allows.
+typedef struct TumbleExchange {
+  // Passed back to the callbacks (an `MPI_Comm *`, say).
+  void *context;
+  // This rank's number.
+  int rank;
+  // The number of ranks.
+  int size;
+  // The counts' all-to-all.
+  TumbleCountsFn counts;
+  // The numbers' all-to-all.
+  TumbleNumbersFn numbers;
+} TumbleExchange;
 
 // A world's parameters; start from `tumble_world_options_default` and set at least `range`
 // and `stiffness`.
@@ -483,6 +518,112 @@ enum TumbleStatus tumble_mesh_facet_tag(const struct TumbleMesh *mesh,
 // # Safety
 // `mesh` must be null or a pointer this library returned.
 const char *tumble_mesh_error(const struct TumbleMesh *mesh);
+
+// Splits `world` across the ranks of `exchange`: every rank built the same world (the same
+// bodies in the same order: a body's id is its index) and calls this together. Rank `r`'s part
+// of the domain is the union of its `boxes_per_rank[r]` boxes (`num_ranks` counts, one per
+// rank), taken in rank order from `boxes`, each its lower then its upper corner (`2 dim`
+// numbers); a centre on a face two parts share belongs to the lower rank. Each rank keeps the
+// bodies whose centres its part holds and ghosts of the others within contact reach. The bodies
+// move to the split world: `world` is left without bodies (free it as usual). Not yet for the
+// collision law, the lubrication film or periodic directions.
+//
+// # Safety
+// `world` must be a pointer this library returned, `exchange` readable (its callbacks callable
+// with its context until the split world is freed), `boxes_per_rank` hold `num_ranks` counts,
+// `boxes` their boxes' numbers, `out` writable.
+enum TumbleStatus tumble_world_distribute(struct TumbleWorld *world,
+                                          const struct TumbleExchange *exchange,
+                                          const size_t *boxes_per_rank,
+                                          size_t num_ranks,
+                                          const double *boxes,
+                                          struct TumbleRanks **out);
+
+// Frees a split world (null is a no-op).
+//
+// # Safety
+// `ranks` must be null or a pointer this library returned.
+enum TumbleStatus tumble_ranks_free(struct TumbleRanks *ranks);
+
+// The ids of the bodies this rank owns, in increasing order, into `ids` (room for `capacity`;
+// null to ask); `*count` is their number.
+//
+// # Safety
+// `ranks` must be a pointer this library returned; `ids` null or room for `capacity`; `count`
+// writable.
+enum TumbleStatus tumble_ranks_owned_ids(struct TumbleRanks *ranks,
+                                         uint64_t *ids,
+                                         size_t capacity,
+                                         size_t *count);
+
+// The number of ghosts (the other ranks' bodies within contact reach) this rank holds.
+//
+// # Safety
+// `ranks` must be a pointer this library returned, `count` writable.
+enum TumbleStatus tumble_ranks_num_ghosts(struct TumbleRanks *ranks, size_t *count);
+
+// The state of body `id`, which this rank owns, each output if not null (as
+// `tumble_world_get_body` gives it).
+//
+// # Safety
+// `ranks` must be a pointer this library returned; each non-null output must have room for its
+// numbers.
+enum TumbleStatus tumble_ranks_get_body(struct TumbleRanks *ranks,
+                                        uint64_t id,
+                                        double *position,
+                                        double *orientation,
+                                        double *velocity,
+                                        double *angular_velocity);
+
+// Sets the state of body `id`, which this rank owns, each input if not null (a 3D quaternion is
+// normalised); every rank calls `tumble_ranks_redistribute` before the next contact forces or
+// step.
+//
+// # Safety
+// `ranks` must be a pointer this library returned; each non-null input must hold its numbers.
+enum TumbleStatus tumble_ranks_set_body(struct TumbleRanks *ranks,
+                                        uint64_t id,
+                                        const double *position,
+                                        const double *orientation,
+                                        const double *velocity,
+                                        const double *angular_velocity);
+
+// The contact force (`dim` numbers a body) and torque (2D: 1; 3D: 3) on each body this rank
+// owns, in the order of `tumble_ranks_owned_ids`, into `forces` and `torques` (room for
+// `capacity` bodies each; either may be null); `*count` is the number of owned bodies.
+//
+// # Safety
+// `ranks` must be a pointer this library returned; non-null outputs must have room for
+// `capacity` bodies; `count` writable.
+enum TumbleStatus tumble_ranks_contact_forces(struct TumbleRanks *ranks,
+                                              double *forces,
+                                              double *torques,
+                                              size_t capacity,
+                                              size_t *count);
+
+// Advances every rank's bodies by `steps` dry steps of `dt` (every rank calls it together): the
+// same bodies, to the last bit, as one world of them all. If any rank fails, every rank
+// returns `TUMBLE_STATUS_FAILED` at the same step, and the split world is not to be stepped
+// again.
+//
+// # Safety
+// `ranks` must be a pointer this library returned.
+enum TumbleStatus tumble_ranks_step(struct TumbleRanks *ranks, double dt, size_t steps);
+
+// After the host moved the bodies this rank owns (`tumble_ranks_set_body`): each body goes to
+// the rank that owns its centre now and the ghosts are sent afresh (every rank calls it
+// together).
+//
+// # Safety
+// `ranks` must be a pointer this library returned.
+enum TumbleStatus tumble_ranks_redistribute(struct TumbleRanks *ranks);
+
+// The message of the last failed call on `ranks` (empty if none), valid until the next; never
+// null.
+//
+// # Safety
+// `ranks` must be null or a pointer this library returned.
+const char *tumble_ranks_error(const struct TumbleRanks *ranks);
 
 // The message of the last call on this thread that failed, or an empty string; valid until the
 // next failing call on this thread. Never null.

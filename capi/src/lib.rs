@@ -4,7 +4,7 @@
 //!
 //! The conventions, the same for every call:
 //! - objects are opaque handles (`TumbleMesh *`, `TumbleDistance *`, `TumbleWorld *`,
-//!   `TumbleHost *`) made by a `*_new` or
+//!   `TumbleRanks *`, `TumbleHost *`) made by a `*_new` or
 //!   `*_read_*` call and released by the matching `*_free`; a handle that was freed, or of the
 //!   wrong kind, is detected and refused (`TUMBLE_STATUS_INVALID_HANDLE`) as long as its address
 //!   was not reused by a newer handle;
@@ -22,6 +22,7 @@ mod distance;
 mod handle;
 mod host;
 mod mesh;
+mod ranks;
 mod status;
 mod world;
 
@@ -29,6 +30,7 @@ mod world;
 pub use distance::*;
 pub use host::*;
 pub use mesh::*;
+pub use ranks::*;
 pub use status::{tumble_last_error, TumbleStatus};
 pub use world::*;
 

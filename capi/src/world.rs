@@ -153,7 +153,7 @@ pub extern "C" fn tumble_world_options_default() -> TumbleWorldOptions {
 /// Bodies, walls, gravity and contact; made by [`tumble_world_new`], freed by
 /// [`tumble_world_free`].
 pub struct TumbleWorld {
-    world: World,
+    pub(crate) world: World,
     error: ErrorSlot,
 }
 

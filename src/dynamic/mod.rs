@@ -44,6 +44,7 @@ mod distance;
 mod error;
 mod host;
 mod mesh;
+mod ranks;
 mod setup;
 mod world;
 
@@ -51,4 +52,5 @@ pub use distance::{Distance, DistanceOptions};
 pub use error::{Error, ErrorKind};
 pub use host::{Contacts, HostContact, HostOptions};
 pub use mesh::Mesh;
+pub use ranks::RankWorld;
 pub use world::{rotation_sizes, BodyState, Primitive, World, WorldOptions};

@@ -81,11 +81,11 @@ pub struct BodyState {
 }
 
 /// A dry simulation of one dimension and what its walls are made from.
-struct Typed<const D: usize>
+pub(super) struct Typed<const D: usize>
 where
     Dim<D>: Kinematics<D>,
 {
-    sim: Simulation<D>,
+    pub(super) sim: Simulation<D>,
     /// The domain and its wall tags; the walls' field is built when the bodies are known (its
     /// band reaches the largest body's radius plus 2ρ, as a case's does) and again after a body
     /// is added.
@@ -94,12 +94,14 @@ where
     /// The bodies' motion at the start of the current step, put back if the step fails; kept
     /// between steps so that a step allocates nothing.
     motion: Vec<Motion<D>>,
+    /// The geometries of the primitives added so far, by primitive and sizes (their bits).
+    primitives: Vec<(Vec<u64>, Arc<BodyGeometry<D>>)>,
 }
 
 /// A body's position, rotation, velocity and angular velocity.
 type Motion<const D: usize> = (Point<D>, Rotation<D>, Vector<D>, Angular<D>);
 
-enum Any {
+pub(super) enum Any {
     D2(Typed<2>),
     D3(Typed<3>),
 }
@@ -128,9 +130,9 @@ enum Any {
 /// # Ok::<(), tumble::dynamic::Error>(())
 /// ```
 pub struct World {
-    any: Any,
+    pub(super) any: Any,
     /// The world's own threads, if it was given a count.
-    pool: Option<rayon::ThreadPool>,
+    pub(super) pool: Option<rayon::ThreadPool>,
 }
 
 /// Runs `$body` with `$w` the typed world and `$d` its dimension ([`by_dim!`]), on the world's threads.
@@ -219,11 +221,11 @@ impl World {
             match primitive {
                 Primitive::Ellipsoid => {
                     let shape = Ellipsoid { semi_axes: std::array::from_fn::<f64, D, _>(|k| sizes[k]) };
-                    w.add(&shape, smallest, density, position, orientation)
+                    w.add_primitive(primitive, sizes, &shape, smallest, density, position, orientation)
                 }
                 Primitive::Box => {
                     let shape = Cuboid { half: std::array::from_fn::<f64, D, _>(|k| sizes[k] / 2.0) };
-                    w.add(&shape, smallest / 2.0, density, position, orientation)
+                    w.add_primitive(primitive, sizes, &shape, smallest / 2.0, density, position, orientation)
                 }
             }
         })
@@ -326,10 +328,10 @@ impl World {
         let World { any, pool } = self;
         within(pool, || match (any, body.any()) {
             (Any::D2(w), AnyMesh::D2(m)) => w.add_with(f64::INFINITY, density, position, orientation, |h, band| {
-                BodyGeometry::from_mesh(m, h, band)
+                BodyGeometry::from_mesh(m, h, band).map(Arc::new)
             }),
             (Any::D3(w), AnyMesh::D3(m)) => w.add_with(f64::INFINITY, density, position, orientation, |h, band| {
-                BodyGeometry::from_mesh(m, h, band)
+                BodyGeometry::from_mesh(m, h, band).map(Arc::new)
             }),
             _ => unreachable!("the dimensions were compared"),
         })
@@ -517,6 +519,7 @@ where
             domain,
             lattice_step: options.lattice_step,
             motion: Vec::new(),
+            primitives: Vec::new(),
         })
     }
 
@@ -530,8 +533,36 @@ where
         orientation: &[f64],
     ) -> Result<usize, Error> {
         self.add_with(feature, density, position, orientation, |h, band| {
-            BodyGeometry::from_shape(shape, h, band)
+            BodyGeometry::from_shape(shape, h, band).map(Arc::new)
         })
+    }
+
+    /// Adds a body of the primitive `primitive` of `sizes` ([`Self::add`]), sharing the geometry
+    /// of an earlier body of the same primitive and sizes: a thousand equal spheres hold one
+    /// distance field, and a world split across ranks sends a body as its shape's index.
+    #[allow(clippy::too_many_arguments)]
+    fn add_primitive(
+        &mut self,
+        primitive: Primitive,
+        sizes: &[f64],
+        shape: &dyn Shape<D>,
+        feature: f64,
+        density: f64,
+        position: &[f64],
+        orientation: &[f64],
+    ) -> Result<usize, Error> {
+        let key: Vec<u64> = std::iter::once(primitive as u64)
+            .chain(sizes.iter().map(|x| x.to_bits()))
+            .collect();
+        let known = self.primitives.iter().find(|(k, _)| *k == key).map(|(_, g)| g.clone());
+        let index = self.add_with(feature, density, position, orientation, |h, band| match known {
+            Some(g) => Ok(g),
+            None => BodyGeometry::from_shape(shape, h, band).map(Arc::new),
+        })?;
+        if !self.primitives.iter().any(|(k, _)| *k == key) {
+            self.primitives.push((key, self.sim.bodies[index].geometry.clone()));
+        }
+        Ok(index)
     }
 
     /// Adds a body whose geometry `build(h, band)` makes (smallest size `feature`); its index.
@@ -541,7 +572,7 @@ where
         density: f64,
         position: &[f64],
         orientation: &[f64],
-        build: impl FnOnce(f64, f64) -> Result<BodyGeometry<D>, BodyError>,
+        build: impl FnOnce(f64, f64) -> Result<Arc<BodyGeometry<D>>, BodyError>,
     ) -> Result<usize, Error> {
         if !(density.is_finite() && density > 0.0) {
             return Err(Error::argument(
@@ -556,7 +587,7 @@ where
         let h = self.lattice_step.unwrap_or(default_lattice_step(model.range, feature));
         let geometry = build(h, model.band()).map_err(Error::failed)?;
         let index = self.sim.bodies.len();
-        let mut body = RigidBody::new(&format!("body{index}"), Arc::new(geometry), density, position);
+        let mut body = RigidBody::new(&format!("body{index}"), geometry, density, position);
         body.rotation = rotation;
         self.sim.bodies.push(body);
         self.sim.force.push(Vector::<D>::zeros());
@@ -566,7 +597,7 @@ where
     }
 
     /// Builds the walls' field if a body was added since.
-    fn ready(&mut self) -> Result<(), Error> {
+    pub(super) fn ready(&mut self) -> Result<(), Error> {
         if self.sim.bodies.is_empty() {
             return Err(Error::failed("the world has no body: add one first"));
         }
@@ -628,7 +659,7 @@ where
 }
 
 /// Sets a body's position and orientation, each if given.
-fn set_pose<const D: usize>(
+pub(super) fn set_pose<const D: usize>(
     body: &mut RigidBody<D>,
     position: Option<&[f64]>,
     orientation: Option<&[f64]>,

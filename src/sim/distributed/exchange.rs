@@ -13,8 +13,10 @@
 
 use std::sync::{Arc, Barrier, Mutex, PoisonError};
 
-/// An all-to-all exchange among the ranks of a communicator.
-pub trait Exchange {
+/// An all-to-all exchange among the ranks of a communicator. `Send` so that a rank's share can
+/// be handed to a thread pool for its computing; [`super::Distributed`] calls it only from the
+/// thread that called it (an MPI host initialised with `MPI_THREAD_FUNNELED` is served).
+pub trait Exchange: Send {
     /// This rank's number, `0..size()`.
     fn rank(&self) -> usize;
     /// The number of ranks.

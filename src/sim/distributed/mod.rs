@@ -61,7 +61,7 @@ pub enum DistributedError {
         position: Vec<f64>,
     },
     /// Another rank failed in the same step (its own error says why); every rank stops there.
-    #[error("rank {rank} failed at this step (its own error says why)")]
+    #[error("rank {rank} failed at this step, or the exchange with it did (its own error says why)")]
     OtherRank {
         /// The first rank that failed.
         rank: usize,
@@ -108,8 +108,7 @@ where
     /// hold any body, each body on one rank; rank 0 may hold them all) and `ids[k]` is
     /// `sim.bodies[k]`'s id, unique across ranks; every body's geometry is one of `shapes` (the
     /// same list, in the same order, on every rank); every rank calls this together, with the
-    /// same `partition`. The bodies go to their owners at once; they are named `#id` where they
-    /// arrive.
+    /// same `partition`. The bodies go to their owners at once, each named `#id` from then on.
     pub fn new(
         sim: Simulation<D>,
         ids: Vec<u64>,
@@ -160,8 +159,15 @@ where
         let mut sim = sim;
         let mut bodies: Vec<Option<RigidBody<D>>> = std::mem::take(&mut sim.bodies).into_iter().map(Some).collect();
         sim.bodies = order.iter().filter_map(|&k| bodies[k].take()).collect();
-        let ids = order.iter().filter_map(|&k| ids.get(k).copied()).collect();
+        let ids: Vec<u64> = order.iter().filter_map(|&k| ids.get(k).copied()).collect();
+        let hints = std::mem::take(sim.contact.hints_mut());
+        if hints.len() == n {
+            *sim.contact.hints_mut() = order.iter().map(|&k| hints[k]).collect();
+        }
         let shape = order.iter().filter_map(|&k| shape.get(k).copied()).collect();
+        for (b, id) in sim.bodies.iter_mut().zip(&ids) {
+            b.name = format!("#{id}");
+        }
         let mut d = Distributed {
             sim,
             ids,
@@ -183,6 +189,51 @@ where
         });
         d.agree(twice)?;
         Ok(d)
+    }
+
+    /// This rank's share of a body set that every rank holds whole (`sim.bodies` the same bodies,
+    /// in the same order, on every rank, as a host that reads one case on every rank makes it):
+    /// the ids are the bodies' indices and the shapes their geometries as shared; each rank keeps
+    /// the bodies it owns and takes its ghosts from their owners.
+    pub fn replicated(
+        mut sim: Simulation<D>,
+        partition: Partition<D>,
+        exchange: Box<dyn Exchange>,
+    ) -> Result<Self, DistributedError> {
+        let me = exchange.rank();
+        let mut shapes: Vec<Arc<BodyGeometry<D>>> = Vec::new();
+        for b in &sim.bodies {
+            if !shapes.iter().any(|g| Arc::ptr_eq(g, &b.geometry)) {
+                shapes.push(b.geometry.clone());
+            }
+        }
+        // Every rank sees the same bodies: a body outside every part is an error on all of them.
+        let mut ids = Vec::new();
+        for (k, b) in sim.bodies.iter().enumerate() {
+            match partition.owner(&b.position) {
+                None => {
+                    return Err(DistributedError::Outside {
+                        id: k as u64,
+                        position: b.position.as_slice().to_vec(),
+                    })
+                }
+                Some(owner) if owner == me => ids.push(k as u64),
+                Some(_) => {}
+            }
+        }
+        let kept = |k: usize| ids.binary_search(&(k as u64)).is_ok();
+        let mut k = 0;
+        sim.bodies.retain(|_| {
+            k += 1;
+            kept(k - 1)
+        });
+        // The walls' hints, where a world that stepped before left them.
+        let mut k = 0;
+        sim.contact.hints_mut().retain(|_| {
+            k += 1;
+            kept(k - 1)
+        });
+        Self::new(sim, ids, shapes, partition, exchange)
     }
 
     /// This rank's number.
@@ -210,32 +261,52 @@ where
     }
 
     /// One dry step of every rank's bodies, as [`Simulation::step`] takes it over all of them:
-    /// the contact forces, the rank's own bodies moved, then migrated and ghosted afresh
-    /// ([`Self::redistribute`]). If a rank fails, every rank returns an error at the same step.
+    /// the contact forces, the rank's own bodies moved ([`Self::step_own`]), then migrated and
+    /// ghosted afresh ([`Self::redistribute_after`]). If a rank fails, every rank returns an
+    /// error at the same step.
     pub fn step(&mut self, dt: f64) -> Result<(), DistributedError> {
-        let failure = match self.sim.contact_forces(dt) {
-            Ok(()) => {
-                let sim = &mut self.sim;
-                let (g, drag) = (sim.gravity, sim.drag);
-                sim.bodies
-                    .par_iter_mut()
-                    .zip(sim.force.par_iter().zip(sim.torque.par_iter()))
-                    .zip(self.owned.par_iter())
-                    .filter(|(_, owned)| **owned)
-                    .for_each(|((b, (f, t)), _)| advance(b, f, t, &g, drag, dt));
-                sim.time += dt;
-                sim.steps += 1;
-                sim.check_finite().err().map(DistributedError::from)
-            }
-            Err(e) => Some(e.into()),
-        };
-        self.send_out(failure)
+        let failure = self.step_own(dt).err();
+        self.redistribute_after(failure)
+    }
+
+    /// The first half of [`Self::step`], without a word to the other ranks: the contact forces
+    /// and this rank's own bodies moved over `dt`. Every rank follows it with
+    /// [`Self::redistribute_after`] and what it returned, failure or not.
+    pub fn step_own(&mut self, dt: f64) -> Result<(), DistributedError> {
+        self.sim.contact_forces(dt)?;
+        let sim = &mut self.sim;
+        let (g, drag) = (sim.gravity, sim.drag);
+        sim.bodies
+            .par_iter_mut()
+            .zip(sim.force.par_iter().zip(sim.torque.par_iter()))
+            .zip(self.owned.par_iter())
+            .filter(|(_, owned)| **owned)
+            .for_each(|((b, (f, t)), _)| advance(b, f, t, &g, drag, dt));
+        sim.time += dt;
+        sim.steps += 1;
+        Ok(sim.check_finite()?)
     }
 
     /// After the host moved this rank's own bodies: each goes to the rank that owns its centre
     /// now, and the ghosts are sent afresh (every rank calls it together).
     pub fn redistribute(&mut self) -> Result<(), DistributedError> {
-        self.send_out(None)
+        self.redistribute_after(None)
+    }
+
+    /// [`Self::redistribute`] after this rank's `failure`, if any: a rank that failed sends only
+    /// that, and every rank returns an error (its own, or [`DistributedError::OtherRank`]).
+    pub fn redistribute_after(&mut self, failure: Option<DistributedError>) -> Result<(), DistributedError> {
+        self.send_out(failure)
+    }
+
+    /// The position among [`Self::sim`]'s bodies of the body of id `id`, if this rank holds it.
+    pub fn index_of(&self, id: u64) -> Option<usize> {
+        self.ids.binary_search(&id).ok()
+    }
+
+    /// Whether this rank owns `sim.bodies[k]` (a ghost otherwise).
+    pub fn is_owned(&self, k: usize) -> bool {
+        self.owned[k]
     }
 
     /// Every rank learns whether each rank's `problem` is `None`: this rank's error, or
