@@ -16,6 +16,10 @@ const RADIUS: f64 = 0.04;
 const RANGE: f64 = 0.01;
 const STEPS: usize = 150;
 
+/// The collision law's step is 5.6 times shorter: more steps, and faster across the slabs, so
+/// that spheres cross between the ranks.
+const COLLISION_STEPS: usize = 300;
+
 fn corners() -> (Point<3>, Point<3>) {
     (Point::<3>::zeros(), Point::<3>::new(2.0, 1.0, 1.0))
 }
@@ -28,9 +32,9 @@ fn ball() -> Arc<BodyGeometry<3>> {
     Arc::new(BodyGeometry::from_shape(&shape, RANGE / 2.0, 2.0 * RANGE).unwrap())
 }
 
-/// 1 000 spheres on a 20 × 10 × 5 lattice (gaps 0.02), thrown at random velocities of up to 1
-/// along each axis (a fixed sequence).
-fn spheres(geometry: &Arc<BodyGeometry<3>>) -> Vec<RigidBody<3>> {
+/// 1 000 spheres on a 20 × 10 × 5 lattice (gaps 0.02), thrown at random velocities of up to
+/// `across` along x and 1 along y and z (a fixed sequence).
+fn spheres(geometry: &Arc<BodyGeometry<3>>, across: f64) -> Vec<RigidBody<3>> {
     let mut seed = 12345_u64;
     let mut random = move || {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -41,20 +45,31 @@ fn spheres(geometry: &Arc<BodyGeometry<3>>) -> Vec<RigidBody<3>> {
         let (i, j, l) = (k % 20, (k / 20) % 10, k / 200);
         let at = Point::<3>::new(0.05 + 0.1 * i as f64, 0.05 + 0.1 * j as f64, 0.05 + 0.1 * l as f64);
         let mut b = RigidBody::new(&format!("s{k}"), geometry.clone(), 1.0, at);
-        b.velocity = Vector::<3>::new(random(), random(), random());
+        b.velocity = Vector::<3>::new(across * random(), random(), random());
         b.angular_velocity = Vector::<3>::new(random(), random(), random()) * 10.0;
         bodies.push(b);
     }
     bodies
 }
 
-/// The box's walls, gravity, a damped Glowinski law, and `bodies`.
-fn world(bodies: Vec<RigidBody<3>>) -> Simulation<3> {
+/// The box's walls, gravity, a damped Glowinski law (or the collision law, with friction and
+/// rolling resistance, whose springs the bodies carry from rank to rank), and `bodies`.
+fn world(bodies: Vec<RigidBody<3>>, collision: bool) -> Simulation<3> {
     let (lo, hi) = corners();
     let mesh = axis_box::<3>(lo, hi, [20, 10, 10]).unwrap();
     let walls = Walls::new(mesh, &["xmin", "xmax", "ymin", "ymax", "zmin", "zmax"], 0.2).unwrap();
-    let mut parameters = ContactParameters::repulsive(Law::Glowinski, RANGE, 1e-4);
-    parameters.damping = Some(1e-3);
+    let parameters = if collision {
+        ContactParameters {
+            friction: Some(0.3),
+            rolling: Some(0.05),
+            ..ContactParameters::collision(RANGE, 0.8, 0.02)
+        }
+    } else {
+        ContactParameters {
+            damping: Some(1e-3),
+            ..ContactParameters::repulsive(Law::Glowinski, RANGE, 1e-4)
+        }
+    };
     let model = ContactModel::new(&parameters).unwrap();
     let solver = ContactSolver::new(model, method::<3>("auto").unwrap());
     Simulation::new(
@@ -83,7 +98,12 @@ type States = Vec<(u64, Vec<u64>)>;
 
 /// What a split run ends with: each body's bits by id, the migrations, and the most ghosts a
 /// rank held at the end.
-fn split(ranks: usize, dt: f64) -> (States, usize, usize) {
+fn split(ranks: usize, dt: f64, collision: bool) -> (States, usize, usize) {
+    let (steps, across) = if collision {
+        (COLLISION_STEPS, 2.0)
+    } else {
+        (STEPS, 1.0)
+    };
     let geometry = ball();
     let (lo, hi) = corners();
     let group = Threads::group(ranks);
@@ -95,15 +115,21 @@ fn split(ranks: usize, dt: f64) -> (States, usize, usize) {
                 scope.spawn(move || {
                     // Rank 0 holds them all at the start; they go to their owners.
                     let bodies = if exchange.rank() == 0 {
-                        spheres(&geometry)
+                        spheres(&geometry, across)
                     } else {
                         Vec::new()
                     };
                     let ids = (0..bodies.len() as u64).collect();
                     let partition = Partition::slabs(lo, hi, 0, ranks).unwrap();
-                    let mut d =
-                        Distributed::new(world(bodies), ids, vec![geometry], partition, Box::new(exchange)).unwrap();
-                    for _ in 0..STEPS {
+                    let mut d = Distributed::new(
+                        world(bodies, collision),
+                        ids,
+                        vec![geometry],
+                        partition,
+                        Box::new(exchange),
+                    )
+                    .unwrap();
+                    for _ in 0..steps {
                         d.step(dt).unwrap();
                     }
                     let owned = d.owned().map(|(id, b)| (id, bits(b))).collect();
@@ -120,15 +146,21 @@ fn split(ranks: usize, dt: f64) -> (States, usize, usize) {
     (all, migrations, ghosts)
 }
 
-#[test]
-fn a_thousand_spheres_split_across_ranks_move_as_on_one_to_the_last_bit() {
+/// The spheres on one rank and split across 1, 2 and 4: the same to the last bit.
+fn split_as_one(collision: bool) {
     let geometry = ball();
-    let mut one = world(spheres(&geometry));
+    let (steps, across) = if collision {
+        (COLLISION_STEPS, 2.0)
+    } else {
+        (STEPS, 1.0)
+    };
+    let mut one = world(spheres(&geometry, across), collision);
     let dt = 0.5 * one.stable_time_step();
-    let mut contacts = 0;
-    for _ in 0..STEPS {
+    let (mut contacts, mut springs) = (0, 0);
+    for _ in 0..steps {
         one.step(dt).unwrap();
         contacts += one.contact.contacts.len();
+        springs += one.contact.memory().len();
     }
     let reference: States = one
         .bodies
@@ -139,13 +171,17 @@ fn a_thousand_spheres_split_across_ranks_move_as_on_one_to_the_last_bit() {
     let moved = one
         .bodies
         .iter()
-        .zip(spheres(&geometry))
+        .zip(spheres(&geometry, across))
         .map(|(b, a)| (b.position - a.position).norm())
         .fold(0.0, f64::max);
-    println!("dt {dt:.3e}, {contacts} contacts over {STEPS} steps, the farthest sphere moved {moved:.3}");
-    assert!(contacts > 10 * STEPS, "the spheres collide: {contacts} contacts");
+    println!("dt {dt:.3e}, {contacts} contacts and {springs} springs over {steps} steps, the farthest sphere moved {moved:.3}");
+    assert!(contacts > 10 * steps, "the spheres collide: {contacts} contacts");
+    assert!(
+        !collision || springs > 10 * steps,
+        "the contacts keep springs: {springs}"
+    );
     for ranks in [1, 2, 4] {
-        let (all, migrations, ghosts) = split(ranks, dt);
+        let (all, migrations, ghosts) = split(ranks, dt, collision);
         println!("{ranks} ranks: {migrations} migrations, up to {ghosts} ghosts a rank");
         assert_eq!(all.len(), 1000, "every body owned by one rank");
         let differ = all.iter().zip(&reference).filter(|(a, b)| a != b).count();
@@ -158,6 +194,16 @@ fn a_thousand_spheres_split_across_ranks_move_as_on_one_to_the_last_bit() {
             assert!(ghosts > 20, "{ranks} ranks: ghosts held ({ghosts})");
         }
     }
+}
+
+#[test]
+fn a_thousand_spheres_split_across_ranks_move_as_on_one_to_the_last_bit() {
+    split_as_one(false);
+}
+
+#[test]
+fn with_the_collision_laws_springs_too() {
+    split_as_one(true);
 }
 
 #[test]
@@ -185,7 +231,7 @@ fn a_body_outside_every_part_stops_every_rank() {
                         Vec::new()
                     };
                     let ids = (0..bodies.len() as u64).collect();
-                    match Distributed::new(world(bodies), ids, vec![geometry], partition, Box::new(exchange)) {
+                    match Distributed::new(world(bodies, false), ids, vec![geometry], partition, Box::new(exchange)) {
                         Err(e) => e.to_string(),
                         Ok(_) => "no error".to_string(),
                     }
@@ -217,7 +263,13 @@ fn ids_given_twice_are_refused_on_every_rank() {
                     // Both ranks give a body 7, both in rank 1's part.
                     let x = 1.2 + 0.1 * exchange.rank() as f64;
                     let bodies = vec![RigidBody::new("b", geometry.clone(), 1.0, Point::<3>::new(x, 0.5, 0.5))];
-                    match Distributed::new(world(bodies), vec![7], vec![geometry], partition, Box::new(exchange)) {
+                    match Distributed::new(
+                        world(bodies, false),
+                        vec![7],
+                        vec![geometry],
+                        partition,
+                        Box::new(exchange),
+                    ) {
                         Err(e) => e.to_string(),
                         Ok(_) => "no error".to_string(),
                     }

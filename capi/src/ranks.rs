@@ -143,7 +143,7 @@ impl Handle for TumbleRanks {
 /// numbers); a centre on a face two parts share belongs to the lower rank. Each rank keeps the
 /// bodies whose centres its part holds and ghosts of the others within contact reach. The bodies
 /// move to the split world: `world` is left without bodies (free it as usual). Not yet for the
-/// collision law, the lubrication film or periodic directions.
+/// lubrication film or periodic directions.
 ///
 /// # Safety
 /// `world` must be a pointer this library returned, `exchange` readable (its callbacks callable

@@ -156,6 +156,10 @@ where
     pub wall_velocity: Vector<D>,
     /// Time spent, per phase.
     pub times: ContactTimes,
+    /// The fastest body point's speed over all the bodies, given by a caller that holds only
+    /// some of them (a rank of [`crate::sim::Distributed`]); `None`: the fastest of the bodies
+    /// given, as on one process. The collision law's reach a step ahead depends on it.
+    pub fastest: Option<f64>,
 }
 
 impl<const D: usize> ContactSolver<D>
@@ -186,6 +190,7 @@ where
             outside: None,
             wall_velocity: Vector::<D>::zeros(),
             times: ContactTimes::default(),
+            fastest: None,
         }
     }
 
@@ -441,7 +446,8 @@ where
         (law, film): (bool, bool),
     ) -> Result<(), BroadError> {
         // The collision law looks a step ahead, as far as the fastest body point moves.
-        let fastest = || bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max);
+        let given = self.fastest;
+        let fastest = || given.unwrap_or_else(|| bodies.iter().map(RigidBody::fastest_point_speed).fold(0.0, f64::max));
         let cut = self.model.reach(fastest, dt);
         let film_cut = self.model.film_reach(fastest, dt).filter(|_| film);
         // The broad phase and the walls look as far as the law or the film does.

@@ -23,13 +23,17 @@
 //! arrived by id; a ghost that stays one keeps its body (no allocation), only a body new to the
 //! rank is built (its geometry shared, [`record`]).
 //!
-//! **Not yet**: the collision law's springs and the lubrication film keep a memory per pair that
-//! would have to travel with the bodies, and periodic directions need the ghosts' images: each is
-//! refused with an error.
+//! **The collision law**: a body that migrates takes the springs of its contacts (ids, not
+//! indices, [`springs`]), and every message carries its rank's fastest point speed, whose
+//! largest over the ranks sets the law's reach a step ahead as one process's fastest body would.
+//!
+//! **Not yet**: the lubrication film (its tangential part keeps a state per pair too) and
+//! periodic directions (the ghosts' images): each is refused with an error.
 
 mod exchange;
 mod partition;
 mod record;
+mod springs;
 
 pub use exchange::{Alone, Exchange, Threads};
 pub use partition::Partition;
@@ -67,6 +71,10 @@ pub enum DistributedError {
         rank: usize,
     },
 }
+
+/// The numbers that open every message: failed, the fastest point's speed, and the counts of
+/// owned bodies, ghosts and springs.
+const HEADER: usize = 5;
 
 /// What becomes of a rank's body when the bodies are sent out.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -117,9 +125,6 @@ where
         exchange: Box<dyn Exchange>,
     ) -> Result<Self, DistributedError> {
         let model = &sim.contact.model;
-        if model.collision.is_some() {
-            return Err(DistributedError::Unsupported("the collision law's springs"));
-        }
         if model.lubrication.is_some() {
             return Err(DistributedError::Unsupported("the lubrication film"));
         }
@@ -160,6 +165,11 @@ where
         let mut bodies: Vec<Option<RigidBody<D>>> = std::mem::take(&mut sim.bodies).into_iter().map(Some).collect();
         sim.bodies = order.iter().filter_map(|&k| bodies[k].take()).collect();
         let ids: Vec<u64> = order.iter().filter_map(|&k| ids.get(k).copied()).collect();
+        // The springs of the collision law, by id, held again below in the new order.
+        let given_springs = match ids.len() == n {
+            true => springs::by_ids(sim.contact.memory(), &ids),
+            false => Vec::new(),
+        };
         let hints = std::mem::take(sim.contact.hints_mut());
         if hints.len() == n {
             *sim.contact.hints_mut() = order.iter().map(|&k| hints[k]).collect();
@@ -179,6 +189,8 @@ where
             reach,
             migrations: 0,
         };
+        let memory = springs::by_index(given_springs.into_iter(), |id| d.index_of(id));
+        d.sim.contact.set_memory(memory);
         d.send_out(problem)?;
         d.migrations = 0;
         let twice = d.ids.windows(2).find(|w| w[0] == w[1]).map(|w| {
@@ -208,6 +220,7 @@ where
             }
         }
         // Every rank sees the same bodies: a body outside every part is an error on all of them.
+        let n = sim.bodies.len();
         let mut ids = Vec::new();
         for (k, b) in sim.bodies.iter().enumerate() {
             match partition.owner(&b.position) {
@@ -221,6 +234,11 @@ where
                 Some(_) => {}
             }
         }
+        // Every rank holds every spring (a world that stepped before): those of the pairs it
+        // holds are its own.
+        let all: Vec<u64> = (0..n as u64).collect();
+        let every = springs::by_ids(sim.contact.memory(), &all);
+        sim.contact.set_memory(Vec::new());
         let kept = |k: usize| ids.binary_search(&(k as u64)).is_ok();
         let mut k = 0;
         sim.bodies.retain(|_| {
@@ -233,7 +251,10 @@ where
             k += 1;
             kept(k - 1)
         });
-        Self::new(sim, ids, shapes, partition, exchange)
+        let mut d = Self::new(sim, ids, shapes, partition, exchange)?;
+        let memory = springs::by_index(every.into_iter(), |id| d.index_of(id));
+        d.sim.contact.set_memory(memory);
+        Ok(d)
     }
 
     /// This rank's number.
@@ -333,6 +354,9 @@ where
         let hint = |k: usize| hints.get(k).copied().unwrap_or(0);
         let mut to_own: Vec<Vec<f64>> = vec![Vec::new(); size];
         let mut to_ghost: Vec<Vec<f64>> = vec![Vec::new(); size];
+        let mut to_springs: Vec<Vec<f64>> = vec![Vec::new(); size];
+        let memory = self.sim.contact.memory();
+        let mut fastest = 0.0_f64;
         let mut keep = vec![Keep::Spare; n];
         for (k, keep) in keep.iter_mut().enumerate() {
             if !self.owned[k] || failure.is_some() {
@@ -348,10 +372,18 @@ where
             };
             let reach = b.geometry.radius + self.reach;
             let record = |out: &mut Vec<f64>| record::write(self.ids[k], self.shape[k] as usize, hint(k), b, out);
+            fastest = fastest.max(b.fastest_point_speed());
             if owner == me {
                 *keep = Keep::Owned;
             } else {
                 record(&mut to_own[owner]);
+                // The springs of its contacts go with it.
+                for m in memory.iter().filter(|m| m.i as usize == k || m.j as usize == k) {
+                    springs::write(
+                        &springs::by_ids(std::slice::from_ref(m), &self.ids)[0],
+                        &mut to_springs[owner],
+                    );
+                }
                 self.migrations += 1;
                 if self.partition.distance(me, &b.position) <= reach {
                     *keep = Keep::Ghost;
@@ -363,19 +395,24 @@ where
                 }
             }
         }
-        let w = record::width::<D>();
+        let (w, ws) = (record::width::<D>(), springs::width::<D>());
         let failed = failure.is_some();
+        // [failed, the fastest point's speed, owned, ghosts, springs, their records…]
         let messages = to_own
             .into_iter()
             .zip(to_ghost)
-            .map(|(mut own, ghost)| {
+            .zip(to_springs)
+            .map(|((own, ghost), spring)| {
                 if failed {
                     return vec![1.0];
                 }
-                let mut m = Vec::with_capacity(2 + own.len() + ghost.len());
-                m.extend_from_slice(&[0.0, (own.len() / w) as f64]);
-                m.append(&mut own);
+                let counts = [own.len() / w, ghost.len() / w, spring.len() / ws];
+                let mut m = Vec::with_capacity(HEADER + own.len() + ghost.len() + spring.len());
+                m.extend_from_slice(&[0.0, fastest]);
+                m.extend(counts.map(|c| c as f64));
+                m.extend(own);
                 m.extend(ghost);
+                m.extend(spring);
                 m
             })
             .collect();
@@ -383,20 +420,45 @@ where
         if let Some(e) = failure {
             return Err(e);
         }
-        if let Some(rank) = received.iter().position(|m| m.first() != Some(&0.0)) {
+        if let Some(rank) = received
+            .iter()
+            .position(|m| m.first() != Some(&0.0) || m.len() < HEADER)
+        {
             return Err(DistributedError::OtherRank { rank });
         }
-        // What arrived, by id: (id, owned here, sender, offset).
+        // What arrived, by id: (id, owned here, sender, offset); the springs that came with the
+        // bodies now owned here; the fastest point of all.
         let mut incoming: Vec<(u64, bool, usize, usize)> = Vec::new();
+        let mut carried = Vec::new();
         for (s, m) in received.iter().enumerate() {
-            let owned = m[1] as usize;
-            for q in 0..(m.len() - 2) / w {
-                let at = 2 + q * w;
+            let (owned, ghosts, count) = (m[2] as usize, m[3] as usize, m[4] as usize);
+            for q in 0..owned + ghosts {
+                let at = HEADER + q * w;
                 incoming.push((m[at] as u64, q < owned, s, at));
             }
+            let at = HEADER + (owned + ghosts) * w;
+            carried.extend((0..count).map(|q| springs::read::<D>(&m[at + q * ws..])));
+            fastest = fastest.max(m[1]);
         }
         incoming.sort_by_key(|x| x.0);
+        let springs = springs::by_ids(self.sim.contact.memory(), &self.ids);
         self.merge(&keep, &incoming, &received);
+        // The springs: this rank's own, but those of a body now owned here that came from its old
+        // owner; of bodies both still held.
+        let arrived: Vec<u64> = incoming.iter().filter(|x| x.1).map(|x| x.0).collect();
+        let new_here = |id: &u64| arrived.binary_search(id).is_ok();
+        // A pair whose bodies both arrived came twice.
+        carried.sort_by(|a, b| {
+            let anchor = |s: &springs::Spring<D>| s.memory.anchor.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+            (a.i, a.j, anchor(a)).cmp(&(b.i, b.j, anchor(b)))
+        });
+        carried.dedup();
+        let kept = springs
+            .into_iter()
+            .filter(|s| !new_here(&s.i) && !s.j.is_some_and(|j| new_here(&j)));
+        let memory = springs::by_index(kept.chain(carried), |id| self.index_of(id));
+        self.sim.contact.set_memory(memory);
+        self.sim.contact.fastest = Some(fastest);
         Ok(())
     }
 
