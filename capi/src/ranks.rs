@@ -5,7 +5,7 @@
 
 use crate::handle::{self, Handle};
 use crate::status::{guard, put, room, slice, slice_mut, ErrorSlot, Failure, TumbleStatus};
-use crate::world::TumbleWorld;
+use crate::world::{copy_state, TumbleWorld};
 use std::ffi::{c_char, c_int, c_void};
 use tumble::dynamic::{rotation_sizes, RankWorld};
 use tumble::sim::Exchange;
@@ -246,18 +246,7 @@ pub unsafe extern "C" fn tumble_ranks_get_body(
     angular_velocity: *mut f64,
 ) -> TumbleStatus {
     handle::guard_on_mut(ranks, "ranks", |h| {
-        let b = h.ranks.body(id)?;
-        for (out, values, name) in [
-            (position, &b.position, "position"),
-            (orientation, &b.orientation, "orientation"),
-            (velocity, &b.velocity, "velocity"),
-            (angular_velocity, &b.angular_velocity, "angular_velocity"),
-        ] {
-            if !out.is_null() {
-                slice_mut(out, values.len(), name)?.copy_from_slice(values);
-            }
-        }
-        Ok(())
+        copy_state(&h.ranks.body(id)?, position, orientation, velocity, angular_velocity)
     })
 }
 

@@ -6,11 +6,11 @@ use crate::handle::{self, Handle};
 use crate::mesh::TumbleMesh;
 use crate::status::{
     contact_options, copy_if_given, copy_out, count, dimension, guard, put, room, slice, slice_mut, ErrorSlot, Failure,
-    TumbleStatus,
+    Outcome, TumbleStatus,
 };
 use std::ffi::c_char;
 use tumble::contact::{ContactParameters, Law, Lubrication};
-use tumble::dynamic::{rotation_sizes, Primitive, World, WorldOptions};
+use tumble::dynamic::{rotation_sizes, BodyState, Primitive, World, WorldOptions};
 
 /// The contact force law (`theory.md`, "Contact").
 #[repr(C)]
@@ -455,19 +455,32 @@ pub unsafe extern "C" fn tumble_world_get_body(
     angular_velocity: *mut f64,
 ) -> TumbleStatus {
     handle::guard_on_mut(world, "world", |h| {
-        let b = h.world.body(index)?;
-        for (out, values, name) in [
-            (position, &b.position, "position"),
-            (orientation, &b.orientation, "orientation"),
-            (velocity, &b.velocity, "velocity"),
-            (angular_velocity, &b.angular_velocity, "angular_velocity"),
-        ] {
-            if !out.is_null() {
-                slice_mut(out, values.len(), name)?.copy_from_slice(values);
-            }
-        }
-        Ok(())
+        copy_state(&h.world.body(index)?, position, orientation, velocity, angular_velocity)
     })
+}
+
+/// Body state `b` into the outputs that are not null.
+///
+/// # Safety
+/// Each non-null output must have room for its numbers.
+pub(crate) unsafe fn copy_state(
+    b: &BodyState,
+    position: *mut f64,
+    orientation: *mut f64,
+    velocity: *mut f64,
+    angular_velocity: *mut f64,
+) -> Outcome {
+    for (out, values, name) in [
+        (position, &b.position, "position"),
+        (orientation, &b.orientation, "orientation"),
+        (velocity, &b.velocity, "velocity"),
+        (angular_velocity, &b.angular_velocity, "angular_velocity"),
+    ] {
+        if !out.is_null() {
+            slice_mut(out, values.len(), name)?.copy_from_slice(values);
+        }
+    }
+    Ok(())
 }
 
 /// Body `index`'s mass into `*mass`: its density times its area or volume as its surface

@@ -3,9 +3,9 @@
 
 use super::error::{finite, length, Error};
 use super::setup::{thread_pool, within};
-use super::world::{rotation_sizes, set_pose, Any, BodyState, World};
+use super::world::{set_motion, Any, BodyState, World};
 use crate::body::{Dim, Kinematics, RigidBody};
-use crate::math::{Point, Vector};
+use crate::math::Point;
 use crate::sim::{Distributed, Exchange, Partition};
 
 enum AnyRanks {
@@ -156,16 +156,7 @@ impl RankWorld {
 
     /// The state of body `id`, which this rank owns.
     pub fn body(&self, id: u64) -> Result<BodyState, Error> {
-        by_dim!(AnyRanks, &self.any, d, D => {
-            let b = owned(d, id)?;
-            Ok(BodyState {
-                position: b.position.as_slice().to_vec(),
-                orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-                velocity: b.velocity.as_slice().to_vec(),
-                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
-                mass: b.mass,
-            })
-        })
+        by_dim!(AnyRanks, &self.any, d, D => Ok(BodyState::of(owned(d, id)?)))
     }
 
     /// Sets the given parts of the state of body `id`, which this rank owns (as
@@ -181,17 +172,7 @@ impl RankWorld {
     ) -> Result<(), Error> {
         by_dim!(AnyRanks, &mut self.any, d, D => {
             let mut b = owned(d, id)?.clone();
-            set_pose(&mut b, position, orientation)?;
-            if let Some(v) = velocity {
-                length("velocity", v, D)?;
-                finite("velocity", v)?;
-                b.velocity = Vector::<D>::from_column_slice(v);
-            }
-            if let Some(s) = angular_velocity {
-                length("angular_velocity", s, rotation_sizes(D).1)?;
-                finite("angular_velocity", s)?;
-                b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the length was checked");
-            }
+            set_motion(&mut b, position, orientation, velocity, angular_velocity)?;
             let k = d.index_of(id).expect("an owned body is held");
             d.sim.bodies[k] = b;
         });

@@ -339,16 +339,7 @@ impl World {
 
     /// Body `index`'s state.
     pub fn body(&mut self, index: usize) -> Result<BodyState, Error> {
-        by_dim!(Any, &mut self.any, w, D => {
-            let b = body(&w.sim.bodies, index)?;
-            Ok(BodyState {
-                position: b.position.as_slice().to_vec(),
-                orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-                velocity: b.velocity.as_slice().to_vec(),
-                angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
-                mass: b.mass,
-            })
-        })
+        by_dim!(Any, &mut self.any, w, D => Ok(BodyState::of(body(&w.sim.bodies, index)?)))
     }
 
     /// Sets the parts of body `index`'s state that are given (a 3D quaternion is normalised);
@@ -363,17 +354,7 @@ impl World {
     ) -> Result<(), Error> {
         by_dim!(Any, &mut self.any, w, D => {
             let mut b = body(&w.sim.bodies, index)?.clone();
-            set_pose(&mut b, position, orientation)?;
-            if let Some(v) = velocity {
-                length("velocity", v, D)?;
-                finite("velocity", v)?;
-                b.velocity = Vector::<D>::from_column_slice(v);
-            }
-            if let Some(s) = angular_velocity {
-                length("angular_velocity", s, rotation_sizes(D).1)?;
-                finite("angular_velocity", s)?;
-                b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the length was checked");
-            }
+            set_motion(&mut b, position, orientation, velocity, angular_velocity)?;
             w.sim.bodies[index] = b;
             Ok(())
         })
@@ -659,7 +640,7 @@ where
 }
 
 /// Sets a body's position and orientation, each if given.
-pub(super) fn set_pose<const D: usize>(
+fn set_pose<const D: usize>(
     body: &mut RigidBody<D>,
     position: Option<&[f64]>,
     orientation: Option<&[f64]>,
@@ -675,4 +656,47 @@ where
         body.rotation = r;
     }
     Ok(())
+}
+
+/// Sets a body's position, orientation, velocity and angular velocity, each if given (a 3D
+/// quaternion is normalised); an error naming the first refused, with the body unchanged from
+/// it on.
+pub(super) fn set_motion<const D: usize>(
+    b: &mut RigidBody<D>,
+    position: Option<&[f64]>,
+    orientation: Option<&[f64]>,
+    velocity: Option<&[f64]>,
+    angular_velocity: Option<&[f64]>,
+) -> Result<(), Error>
+where
+    Dim<D>: Kinematics<D>,
+{
+    set_pose(b, position, orientation)?;
+    if let Some(v) = velocity {
+        length("velocity", v, D)?;
+        finite("velocity", v)?;
+        b.velocity = Vector::<D>::from_column_slice(v);
+    }
+    if let Some(s) = angular_velocity {
+        length("angular_velocity", s, rotation_sizes(D).1)?;
+        finite("angular_velocity", s)?;
+        b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the length was checked");
+    }
+    Ok(())
+}
+
+impl BodyState {
+    /// Body `b`'s state.
+    pub(super) fn of<const D: usize>(b: &RigidBody<D>) -> Self
+    where
+        Dim<D>: Kinematics<D>,
+    {
+        BodyState {
+            position: b.position.as_slice().to_vec(),
+            orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
+            velocity: b.velocity.as_slice().to_vec(),
+            angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
+            mass: b.mass,
+        }
+    }
 }
