@@ -206,32 +206,22 @@ fn with_the_collision_laws_springs_too() {
     split_as_one(true);
 }
 
-#[test]
-fn a_body_outside_every_part_stops_every_rank() {
+/// What `Distributed::new` says on each of two ranks, rank `r` starting with `bodies(r)` and
+/// their `ids(r)`, over `partition`.
+fn errors_on_two_ranks(
+    partition: Partition<3>,
+    bodies: impl Fn(usize, &Arc<BodyGeometry<3>>) -> (Vec<RigidBody<3>>, Vec<u64>) + Sync,
+) -> Vec<String> {
     let geometry = ball();
     let group = Threads::group(2);
-    let (lo, _) = corners();
-    // Slabs over the lower half of the box only: a body at z = 0.75 is in no part.
-    let partition = Partition::slabs(lo, Point::<3>::new(2.0, 1.0, 0.5), 0, 2).unwrap();
-    let errors: Vec<String> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = group
             .into_iter()
             .map(|exchange| {
-                let (geometry, partition) = (geometry.clone(), partition.clone());
+                let (geometry, partition, bodies) = (geometry.clone(), partition.clone(), &bodies);
                 scope.spawn(move || {
-                    let rank = exchange.rank();
-                    let bodies = if rank == 1 {
-                        vec![RigidBody::new(
-                            "b",
-                            geometry.clone(),
-                            1.0,
-                            Point::<3>::new(1.5, 0.5, 0.75),
-                        )]
-                    } else {
-                        Vec::new()
-                    };
-                    let ids = (0..bodies.len() as u64).collect();
-                    match Distributed::new(world(bodies, false), ids, vec![geometry], partition, Box::new(exchange)) {
+                    let (given, ids) = bodies(exchange.rank(), &geometry);
+                    match Distributed::new(world(given, false), ids, vec![geometry], partition, Box::new(exchange)) {
                         Err(e) => e.to_string(),
                         Ok(_) => "no error".to_string(),
                     }
@@ -239,6 +229,25 @@ fn a_body_outside_every_part_stops_every_rank() {
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+#[test]
+fn a_body_outside_every_part_stops_every_rank() {
+    let (lo, _) = corners();
+    // Slabs over the lower half of the box only: a body at z = 0.75 is in no part.
+    let partition = Partition::slabs(lo, Point::<3>::new(2.0, 1.0, 0.5), 0, 2).unwrap();
+    let errors = errors_on_two_ranks(partition, |rank, geometry| match rank {
+        1 => (
+            vec![RigidBody::new(
+                "b",
+                geometry.clone(),
+                1.0,
+                Point::<3>::new(1.5, 0.5, 0.75),
+            )],
+            vec![0],
+        ),
+        _ => (Vec::new(), Vec::new()),
     });
     assert!(
         errors[1].contains("body 0's centre [1.5, 0.5, 0.75] is in no rank's part"),
@@ -250,33 +259,14 @@ fn a_body_outside_every_part_stops_every_rank() {
 
 #[test]
 fn ids_given_twice_are_refused_on_every_rank() {
-    let geometry = ball();
-    let group = Threads::group(2);
     let (lo, hi) = corners();
-    let partition = Partition::slabs(lo, hi, 0, 2).unwrap();
-    let errors: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = group
-            .into_iter()
-            .map(|exchange| {
-                let (geometry, partition) = (geometry.clone(), partition.clone());
-                scope.spawn(move || {
-                    // Both ranks give a body 7, both in rank 1's part.
-                    let x = 1.2 + 0.1 * exchange.rank() as f64;
-                    let bodies = vec![RigidBody::new("b", geometry.clone(), 1.0, Point::<3>::new(x, 0.5, 0.5))];
-                    match Distributed::new(
-                        world(bodies, false),
-                        vec![7],
-                        vec![geometry],
-                        partition,
-                        Box::new(exchange),
-                    ) {
-                        Err(e) => e.to_string(),
-                        Ok(_) => "no error".to_string(),
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    // Both ranks give a body 7, both in rank 1's part.
+    let errors = errors_on_two_ranks(Partition::slabs(lo, hi, 0, 2).unwrap(), |rank, geometry| {
+        let x = 1.2 + 0.1 * rank as f64;
+        (
+            vec![RigidBody::new("b", geometry.clone(), 1.0, Point::<3>::new(x, 0.5, 0.5))],
+            vec![7],
+        )
     });
     assert!(errors[1].contains("body id 7 is given twice"), "{}", errors[1]);
     assert_eq!(errors[0], DistributedError::OtherRank { rank: 1 }.to_string());

@@ -44,6 +44,7 @@ mod distance;
 mod error;
 mod host;
 mod mesh;
+mod motion;
 mod ranks;
 mod setup;
 mod world;

@@ -2,8 +2,9 @@
 //! other front ends' face of [`Distributed`].
 
 use super::error::{finite, length, Error};
+use super::motion::set_motion;
 use super::setup::{thread_pool, within};
-use super::world::{set_motion, Any, BodyState, World};
+use super::world::{Any, BodyState, World};
 use crate::body::{Dim, Kinematics, RigidBody};
 use crate::math::Point;
 use crate::sim::{Distributed, Exchange, Partition};

@@ -2,6 +2,7 @@
 
 use super::error::{finite, length, Error};
 use super::mesh::Mesh;
+use super::motion::{pose, set_motion};
 use super::setup::{contact_model, positive, thread_pool, within};
 use crate::body::{default_lattice_step, Angular, BodyError, BodyGeometry, Dim, Kinematics, RigidBody, Rotation};
 use crate::broad::sets::method;
@@ -600,103 +601,4 @@ where
     bodies
         .get(index)
         .ok_or_else(|| Error::argument("index", format!("is {index}, the world has {} bodies", bodies.len())))
-}
-
-/// A body's position and orientation from their numbers, each if given.
-#[allow(clippy::type_complexity)]
-fn pose<const D: usize>(
-    position: Option<&[f64]>,
-    orientation: Option<&[f64]>,
-) -> Result<(Option<Point<D>>, Option<Rotation<D>>), Error>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let position = match position {
-        Some(p) => {
-            length("position", p, D)?;
-            finite("position", p)?;
-            Some(Point::<D>::from_column_slice(p))
-        }
-        None => None,
-    };
-    let rotation = match orientation {
-        Some(o) => {
-            length("orientation", o, rotation_sizes(D).0)?;
-            finite("orientation", o)?;
-            let norm = o.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if D == 3 && norm == 0.0 {
-                return Err(Error::argument("orientation", "is a quaternion of norm 0"));
-            }
-            let unit: Vec<f64> = if D == 3 {
-                o.iter().map(|x| x / norm).collect()
-            } else {
-                o.to_vec()
-            };
-            Some(<Dim<D> as Kinematics<D>>::rotation_exact(&unit).expect("the length was checked"))
-        }
-        None => None,
-    };
-    Ok((position, rotation))
-}
-
-/// Sets a body's position and orientation, each if given.
-fn set_pose<const D: usize>(
-    body: &mut RigidBody<D>,
-    position: Option<&[f64]>,
-    orientation: Option<&[f64]>,
-) -> Result<(), Error>
-where
-    Dim<D>: Kinematics<D>,
-{
-    let (position, rotation) = pose::<D>(position, orientation)?;
-    if let Some(p) = position {
-        body.position = p;
-    }
-    if let Some(r) = rotation {
-        body.rotation = r;
-    }
-    Ok(())
-}
-
-/// Sets a body's position, orientation, velocity and angular velocity, each if given (a 3D
-/// quaternion is normalised); an error naming the first refused, with the body unchanged from
-/// it on.
-pub(super) fn set_motion<const D: usize>(
-    b: &mut RigidBody<D>,
-    position: Option<&[f64]>,
-    orientation: Option<&[f64]>,
-    velocity: Option<&[f64]>,
-    angular_velocity: Option<&[f64]>,
-) -> Result<(), Error>
-where
-    Dim<D>: Kinematics<D>,
-{
-    set_pose(b, position, orientation)?;
-    if let Some(v) = velocity {
-        length("velocity", v, D)?;
-        finite("velocity", v)?;
-        b.velocity = Vector::<D>::from_column_slice(v);
-    }
-    if let Some(s) = angular_velocity {
-        length("angular_velocity", s, rotation_sizes(D).1)?;
-        finite("angular_velocity", s)?;
-        b.angular_velocity = <Dim<D> as Kinematics<D>>::angular_from(s).expect("the length was checked");
-    }
-    Ok(())
-}
-
-impl BodyState {
-    /// Body `b`'s state.
-    pub(super) fn of<const D: usize>(b: &RigidBody<D>) -> Self
-    where
-        Dim<D>: Kinematics<D>,
-    {
-        BodyState {
-            position: b.position.as_slice().to_vec(),
-            orientation: <Dim<D> as Kinematics<D>>::rotation_components(&b.rotation),
-            velocity: b.velocity.as_slice().to_vec(),
-            angular_velocity: <Dim<D> as Kinematics<D>>::angular_components(&b.angular_velocity),
-            mass: b.mass,
-        }
-    }
 }

@@ -379,10 +379,7 @@ where
                 record(&mut to_own[owner]);
                 // The springs of its contacts go with it.
                 for m in memory.iter().filter(|m| m.i as usize == k || m.j as usize == k) {
-                    springs::write(
-                        &springs::by_ids(std::slice::from_ref(m), &self.ids)[0],
-                        &mut to_springs[owner],
-                    );
+                    springs::write(&springs::by_id(m, &self.ids), &mut to_springs[owner]);
                 }
                 self.migrations += 1;
                 if self.partition.distance(me, &b.position) <= reach {

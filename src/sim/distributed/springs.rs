@@ -29,14 +29,19 @@ pub(super) fn by_ids<const D: usize>(memory: &[Memory<D>], ids: &[u64]) -> Vec<S
 where
     Dim<D>: Kinematics<D>,
 {
-    memory
-        .iter()
-        .map(|m| Spring {
-            i: ids[m.i as usize],
-            j: (m.j != WALL).then(|| ids[m.j as usize]),
-            memory: *m,
-        })
-        .collect()
+    memory.iter().map(|m| by_id(m, ids)).collect()
+}
+
+/// The spring of `m`, whose indices are into `ids`.
+pub(super) fn by_id<const D: usize>(m: &Memory<D>, ids: &[u64]) -> Spring<D>
+where
+    Dim<D>: Kinematics<D>,
+{
+    Spring {
+        i: ids[m.i as usize],
+        j: (m.j != WALL).then(|| ids[m.j as usize]),
+        memory: *m,
+    }
 }
 
 /// The springs whose bodies are both held (`index_of`), as a rank's memory, sorted by pair.
